@@ -1,0 +1,46 @@
+// Bundles every entry point. `node esbuild.mjs [--watch] [--production]`.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  // jsonc-parser's `main` is a UMD build that esbuild cannot follow; its ESM build bundles cleanly.
+  mainFields: ['module', 'main'],
+  external: ['vscode'],
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  // The VS Code extension (CommonJS, `vscode` provided by the host).
+  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
+  // The editor-agnostic core as a library: `require('mcp-harness/core')`.
+  { ...node, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
+  // The command-line interface.
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // Entry the MCP conformance suite runs as its client.
+  { ...node, entryPoints: ['test/conformance/client.ts'], outfile: 'dist/conformance-client.js' },
+  // Mocha suite that runs inside a real extension host.
+  { ...node, entryPoints: ['test/e2e/suite/index.ts'], outfile: 'out/test/e2e/index.js', external: ['vscode', 'mocha'] },
+  // The webview bundle (browser).
+  {
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
+    logLevel: 'warning', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js',
+  },
+].filter((b) => existsSync(b.entryPoints[0]));
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log(`watching ${contexts.length} bundles`);
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

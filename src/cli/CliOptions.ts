@@ -1,0 +1,12 @@
+/** Thrown for bad usage; printed on stderr with exit code 2. */
+export class UsageError extends Error {}
+
+/** What every command shares. */
+export interface CliOptions {
+  readonly workspace: string;
+  readonly configFiles: string[];
+  readonly json: boolean;
+  readonly timeoutMs?: number;
+  readonly inheritEnv: boolean;
+  readonly trace: boolean;
+}

@@ -1,0 +1,91 @@
+import { formatConfigError, type HarnessCallResult, type McpHarness } from '../core';
+import type { CliOptions } from './CliOptions';
+import { oneLine, renderTable } from './table';
+
+/** `list`: one row per server, then config errors. Exit 0 even when servers failed. */
+export async function runList(harness: McpHarness, options: CliOptions): Promise<number> {
+  const servers = harness.servers();
+  const errors = harness.configErrors().map((e) => ({ ...e, text: formatConfigError(e, options.workspace) }));
+  if (options.json) {
+    const rows = servers.map((s) => ({
+      name: s.name,
+      transport: s.transport ?? null,
+      state: s.state,
+      toolCount: s.tools.length,
+      tools: s.tools.map((t) => t.name),
+      error: s.error ?? null,
+      serverInfo: s.serverInfo ?? null,
+      protocolVersion: s.protocolVersion ?? null,
+      origin: s.origin,
+    }));
+    process.stdout.write(JSON.stringify({ servers: rows, configErrors: errors }, null, 2) + '\n');
+    return 0;
+  }
+  if (servers.length === 0) {
+    process.stdout.write(`No MCP servers configured in ${options.workspace} (.vscode/mcp.json, .mcp.json, .harness/mcp.json).\n`);
+  } else {
+    const rows = servers.map((s) => [s.name, s.transport ?? '-', s.state, String(s.tools.length), oneLine(s.error)]);
+    process.stdout.write(renderTable(['NAME', 'TRANSPORT', 'STATE', 'TOOLS', 'ERROR'], rows) + '\n');
+  }
+  printConfigErrors(errors.map((e) => e.text));
+  return 0;
+}
+
+/** `tools`: every callable tool by exposed name. */
+export async function runTools(harness: McpHarness, options: CliOptions): Promise<number> {
+  const tools = harness.tools();
+  if (options.json) {
+    process.stdout.write(JSON.stringify({ tools }, null, 2) + '\n');
+    return 0;
+  }
+  const rows = tools.map((t) => [t.name, t.server ?? '(built-in)', oneLine(t.description, 80)]);
+  process.stdout.write((rows.length ? renderTable(['TOOL', 'SERVER', 'DESCRIPTION'], rows) : 'No tools available.') + '\n');
+  printConfigErrors(harness.configErrors().map((e) => formatConfigError(e, options.workspace)));
+  const down = harness.servers().filter((s) => s.error);
+  for (const s of down) process.stderr.write(`server ${s.name} is ${s.state}: ${oneLine(s.error, 200)}\n`);
+  return 0;
+}
+
+/** `call`: 0 on success, 1 when the tool or its server failed, 2 for unknown tools and invalid arguments. */
+export async function runCall(harness: McpHarness, options: CliOptions, tool: string, args: Record<string, unknown>): Promise<number> {
+  const controller = new AbortController();
+  const onInterrupt = () => controller.abort();
+  process.once('SIGINT', onInterrupt);
+  let result: HarnessCallResult;
+  try {
+    result = await harness.callTool(tool, args, {
+      signal: controller.signal,
+      timeoutMs: options.timeoutMs,
+      onProgress: (p) => {
+        if (!options.json && process.stderr.isTTY) process.stderr.write(`progress ${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`);
+      },
+    });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+  const usageError = result.errorKind === 'unknown_tool' || result.errorKind === 'invalid_arguments';
+  if (options.json) {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  } else if (result.isError) {
+    process.stderr.write(`${result.text}\n`);
+    if (result.errorKind === 'unknown_tool') suggestTools(harness, tool);
+  } else {
+    process.stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
+  }
+  return result.isError ? (usageError ? 2 : 1) : 0;
+}
+
+function suggestTools(harness: McpHarness, tool: string): void {
+  const needle = tool.toLowerCase().replace(/^mcp__/, '');
+  const close = harness
+    .tools()
+    .filter((t) => t.name.toLowerCase().includes(needle) || needle.includes(t.originalName.toLowerCase()))
+    .slice(0, 5);
+  if (close.length) process.stderr.write(`did you mean: ${close.map((t) => t.name).join(', ')}\n`);
+  else process.stderr.write('run "mcp-harness tools" to see every tool\n');
+}
+
+function printConfigErrors(lines: string[]): void {
+  if (lines.length === 0) return;
+  process.stderr.write(`\nConfig errors:\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+}

@@ -1,0 +1,134 @@
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createHarness, HARNESS_VERSION, loadMcpConfig, type McpHarness } from '../core';
+import { UsageError, type CliOptions } from './CliOptions';
+import { CliInputResolver } from './CliInputResolver';
+import { runCall, runList, runTools } from './commands';
+import { runDoctor } from './doctor';
+
+const USAGE = `mcp-harness ${HARNESS_VERSION}: connect to MCP servers and call their tools
+
+Usage:
+  mcp-harness list   [options]             servers: transport, state, tool count, error
+  mcp-harness tools  [options]             every tool, by the name to call it with
+  mcp-harness call   TOOL ['{"json":"args"}'] [--timeout MS] [options]
+  mcp-harness doctor [options]             find what keeps servers from starting, and the fix
+
+Options:
+  --workspace DIR    folder with .vscode/mcp.json, .mcp.json or .harness/mcp.json (default: current folder)
+  --config FILE      another config file (repeatable; wins over the workspace files)
+  --json             machine-readable output
+  --timeout MS       for call: time without an answer or progress (default: the server's, else 60000)
+  --inherit-env      give stdio servers the whole environment, not just the safe variables
+  --trace            print JSON-RPC traffic to stderr
+  -h, --help         this text
+  -v, --version      the version
+
+Exit codes: 0 success; 1 the tool returned an error (call) or problems found (doctor); 2 bad usage or
+invalid arguments. \${input:id} values come from MCP_HARNESS_INPUT_<ID> or a prompt.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      workspace: { type: 'string' },
+      config: { type: 'string', multiple: true },
+      json: { type: 'boolean', default: false },
+      timeout: { type: 'string' },
+      'inherit-env': { type: 'boolean', default: false },
+      trace: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'v', default: false },
+    },
+  });
+  if (values.help) return print(USAGE);
+  if (values.version) return print(HARNESS_VERSION);
+  const [command, ...rest] = positionals;
+  if (!command) throw new UsageError('missing command (list, tools, call or doctor)');
+  const options: CliOptions = {
+    workspace: path.resolve(values.workspace ?? process.cwd()),
+    configFiles: (values.config ?? []).map((f) => path.resolve(f)),
+    json: values.json,
+    timeoutMs: values.timeout === undefined ? undefined : parseTimeout(values.timeout),
+    inheritEnv: values['inherit-env'],
+    trace: values.trace,
+  };
+  switch (command) {
+    case 'list':
+      return withHarness(options, (h) => runList(h, options), rest);
+    case 'tools':
+      return withHarness(options, (h) => runTools(h, options), rest);
+    case 'call':
+      if (rest.length < 1 || rest.length > 2) throw new UsageError('call needs TOOL and optionally one JSON argument object');
+      return withHarness(options, (h) => runCall(h, options, rest[0], parseToolArgs(rest[1])), []);
+    case 'doctor': {
+      const config = await loadMcpConfig({ workspaceFolders: [options.workspace], configFiles: options.configFiles });
+      return withHarness(options, (h) => runDoctor(h, config, options), rest);
+    }
+    default:
+      throw new UsageError(`unknown command "${command}" (expected list, tools, call or doctor)`);
+  }
+}
+
+async function withHarness(options: CliOptions, run: (h: McpHarness) => Promise<number>, extra: string[]): Promise<number> {
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const harness = await createHarness({
+    workspaceFolder: options.workspace,
+    configFiles: options.configFiles,
+    inheritEnv: options.inheritEnv,
+    inputResolver: new CliInputResolver(process.env, process.stdin.isTTY === true && process.stderr.isTTY === true),
+    traceEnabled: () => options.trace,
+  });
+  if (options.trace) {
+    harness.onDidLog((e) => e.source === 'rpc' && process.stderr.write(`[${e.server}] ${e.message}\n`));
+  }
+  // Ctrl-C must still take the servers down with us.
+  const interrupt = () => void harness.dispose().then(() => process.exit(130));
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    return await run(harness);
+  } finally {
+    await harness.dispose();
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+}
+
+function parseToolArgs(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`arguments are not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError('arguments must be a JSON object, e.g. \'{"path": "README.md"}\'');
+  }
+  return value as Record<string, unknown>;
+}
+
+function parseTimeout(text: string): number {
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout expects a positive number of milliseconds, got "${text}"`);
+  return ms;
+}
+
+function print(text: string): number {
+  process.stdout.write(text + '\n');
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`mcp-harness: ${(err as Error).message ?? String(err)}\n`);
+    if (usage) process.stderr.write(`Run "mcp-harness --help" for usage.\n`);
+    process.exitCode = usage ? 2 : 1;
+  },
+);

@@ -1,0 +1,342 @@
+import * as os from 'node:os';
+import { pathToFileURL } from 'node:url';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Emitter, type Event } from './base/event';
+import { DisposableStore, type IDisposable } from './base/lifecycle';
+import {
+  loadMcpConfig,
+  resolveServerLaunch,
+  type IMcpInputResolver,
+  type McpConfigError,
+  type McpLaunchResolution,
+  type McpServerDefinition,
+  type McpUserServers,
+} from './config';
+import { McpCallError, type McpCallFailureKind } from './mcp/McpCallError';
+import type { IMcpClientHandlers } from './mcp/McpSession';
+import { McpServerManager, type McpConfigDiff } from './mcp/McpServerManager';
+import { isServingState, type McpConnectionStateKind, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
+import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from './mcp/serverEnvironment';
+import { DEFAULT_MAX_OUTPUT_CHARS, errorResult, formatToolResult } from './tools/formatToolResult';
+import { ToolRegistry } from './tools/ToolRegistry';
+import type { BuiltinTool, ToolCallResult } from './tools/types';
+import { HARNESS_VERSION } from './version';
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+
+/** Everything a harness can be told. Only the config locations are commonly needed. */
+export interface HarnessOptions {
+  /** Folder whose `.vscode/mcp.json`, `.mcp.json` and `.harness/mcp.json` are read. */
+  readonly workspaceFolder?: string;
+  /** Several folders (multi-root); used instead of `workspaceFolder` when given. */
+  readonly workspaceFolders?: readonly string[];
+  /** Further config files, highest precedence first. */
+  readonly configFiles?: readonly string[];
+  /** Entries the host holds itself (e.g. editor settings); lowest precedence. */
+  readonly userServers?: McpUserServers;
+  /** Environment for variables and servers (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Give stdio servers the whole environment instead of the safe subset. */
+  readonly inheritEnv?: boolean;
+  readonly inputResolver?: IMcpInputResolver;
+  /** Answers to server requests (elicitation, roots). Roots default to the workspace folders. */
+  readonly handlers?: IMcpClientHandlers;
+  /** Gate for starting a server; a returned string is why it may not start. */
+  checkStart?(definition: McpServerDefinition): Promise<string | undefined>;
+  readonly startupTimeoutMs?: number;
+  readonly toolTimeoutMs?: number;
+  readonly maxTotalTimeoutMs?: number;
+  readonly maxOutputChars?: number;
+  readonly reconnectDelaysMs?: readonly number[];
+  readonly shutdownGraceMs?: number;
+  /** Log JSON-RPC traffic (checked per message). */
+  traceEnabled?(): boolean;
+  /** Start servers when the configuration is applied (default true). */
+  readonly autoStart?: boolean;
+}
+
+/** A server as the library reports it: plain data, `state` a string. */
+export interface HarnessServer {
+  readonly name: string;
+  readonly state: McpConnectionStateKind;
+  readonly transport: McpServerSnapshot['transport'];
+  readonly tools: readonly Tool[];
+  /** Why the server is not running (error, blocked, reconnecting), when it is not. */
+  readonly error?: string;
+  readonly serverInfo?: McpServerSnapshot['serverInfo'];
+  readonly protocolVersion?: string;
+  readonly origin: McpServerDefinition['origin'];
+  readonly restartCount: number;
+  readonly stderrTail: readonly string[];
+}
+
+/** A callable tool as the library reports it. */
+export interface HarnessTool {
+  /** The exposed name to pass to `callTool`. */
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly annotations?: Tool['annotations'];
+  /** The MCP server, absent for built-in tools. */
+  readonly server?: string;
+  /** The tool's name on its server. */
+  readonly originalName: string;
+}
+
+/** Kinds of failure a call can end in besides the tool's own error. */
+export type HarnessCallErrorKind = McpCallFailureKind | 'unknown_tool' | 'invalid_arguments' | 'tool_error';
+
+export interface HarnessCallResult extends ToolCallResult {
+  /** Set when `isError`: why. `tool_error` means the tool itself reported the failure. */
+  readonly errorKind?: HarnessCallErrorKind;
+}
+
+export interface HarnessCallOptions {
+  readonly signal?: AbortSignal;
+  /** Time without an answer or progress before giving up (default: the server's `toolTimeoutMs`, else 60 s). */
+  readonly timeoutMs?: number;
+  onProgress?(progress: { progress: number; total?: number; message?: string }): void;
+}
+
+export interface HarnessApplyResult extends McpConfigDiff {
+  readonly configErrors: readonly McpConfigError[];
+}
+
+/**
+ * The MCP client in one object: reads configuration, keeps every server connected, exposes their
+ * tools under one registry and calls them. A constructor starts nothing; `start()` does.
+ */
+export class McpHarness {
+  readonly manager: McpServerManager;
+  readonly registry: ToolRegistry;
+  private readonly _store = new DisposableStore();
+  private readonly _onDidChange = this._store.add(new Emitter<void>());
+  /** Anything visible changed: a server's state or lists, the server set, tools, config errors. */
+  readonly onDidChange: Event<void> = this._onDidChange.event;
+  private readonly _onDidLog = this._store.add(new Emitter<McpLogEntry>());
+  readonly onDidLog: Event<McpLogEntry> = this._onDidLog.event;
+
+  private _options: HarnessOptions;
+  private _configErrors: readonly McpConfigError[] = [];
+  private _loginShellPath: Promise<string | undefined> | undefined;
+  private _started: Promise<void> | undefined;
+  private _disposed: Promise<void> | undefined;
+
+  constructor(options: HarnessOptions = {}) {
+    this._options = options;
+    this.registry = this._store.add(new ToolRegistry({ logger: { warn: (m) => this._log('harness', 'warn', m) } }));
+    this.manager = new McpServerManager({
+      clientInfo: { name: 'mcp-harness', version: HARNESS_VERSION },
+      handlers: { roots: () => this._roots(), ...options.handlers },
+      resolveLaunch: (def) => this._resolveLaunch(def),
+      checkStart: options.checkStart,
+      reconnectDelaysMs: options.reconnectDelaysMs,
+      defaultStartupTimeoutMs: options.startupTimeoutMs,
+      shutdownGraceMs: options.shutdownGraceMs,
+      traceEnabled: options.traceEnabled ?? (() => false),
+    });
+    this._store.add(this.manager.onDidChangeServer((s) => this._syncServer(s.name)));
+    this._store.add(this.manager.onDidChangeServers(() => this._syncAll()));
+    this._store.add(this.manager.onDidLog((e) => this._onDidLog.fire(e)));
+    this._store.add(this.registry.onDidChange(() => this._onDidChange.fire()));
+  }
+
+  /** Loads the configuration and starts every server; resolves when each runs or has failed. Safe to call twice. */
+  start(): Promise<void> {
+    this._started ??= this.applyConfig().then(() => undefined);
+    return this._started;
+  }
+
+  /** Every server in configuration order. */
+  servers(): HarnessServer[] {
+    return this.manager.servers().map(toHarnessServer);
+  }
+
+  /** Full snapshots, for hosts that show everything (tree views, tooltips). */
+  snapshots(): McpServerSnapshot[] {
+    return this.manager.servers();
+  }
+
+  /** Every callable tool: built-ins first, then each server's. */
+  tools(): HarnessTool[] {
+    return this.registry.getTools().map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      annotations: t.annotations,
+      server: t.source.kind === 'mcp' ? t.source.server : undefined,
+      originalName: t.source.kind === 'mcp' ? t.source.tool : t.name,
+    }));
+  }
+
+  configErrors(): readonly McpConfigError[] {
+    return this._configErrors;
+  }
+
+  registerBuiltin(tool: BuiltinTool): IDisposable {
+    return this.registry.registerBuiltin(tool);
+  }
+
+  /**
+   * Re-reads the configuration (optionally with new locations) and applies it as a diff.
+   * Resolves when the servers it started run or have failed, unless `wait` is false.
+   */
+  async applyConfig(
+    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers'> = {},
+    options: { restartFailed?: boolean; wait?: boolean } = {},
+  ): Promise<HarnessApplyResult> {
+    this._options = { ...this._options, ...update };
+    const { servers, errors } = await loadMcpConfig({
+      workspaceFolders: this._folders(),
+      configFiles: this._options.configFiles,
+      userServers: this._options.userServers,
+    });
+    this._configErrors = errors;
+    const { diff, settled } = this.manager.applyDefinitions(servers, {
+      start: this._options.autoStart ?? true,
+      restartFailed: options.restartFailed,
+    });
+    this._onDidChange.fire();
+    if (options.wait ?? true) await settled;
+    return { ...diff, configErrors: errors };
+  }
+
+  startServer(name: string): Promise<void> {
+    return this.manager.start(name);
+  }
+  stopServer(name: string): Promise<void> {
+    return this.manager.stop(name);
+  }
+  restartServer(name: string): Promise<void> {
+    return this.manager.restart(name);
+  }
+
+  /** Calls a tool by exposed name. Never rejects for expected failures: they come back as `isError` results. */
+  async callTool(name: string, args: unknown = {}, options: HarnessCallOptions = {}): Promise<HarnessCallResult> {
+    const resolved = this.registry.resolve(name);
+    if (!resolved) return failure('unknown_tool', `unknown tool "${name}"`);
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return failure('invalid_arguments', `arguments for ${name} must be a JSON object`);
+    }
+    const problem = this.registry.validateArguments(name, args as Record<string, unknown>);
+    if (problem) return failure('invalid_arguments', problem);
+    const input = args as Record<string, unknown>;
+    if (resolved.kind === 'builtin') return this._callBuiltin(resolved.tool, input, options);
+    const connection = this.manager.get(resolved.server);
+    if (!connection) return failure('unavailable', `server "${resolved.server}" is no longer configured`);
+    const timeoutMs = options.timeoutMs ?? connection.definition.toolTimeoutMs ?? this._options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    try {
+      const raw = await connection.callTool(resolved.tool.name, input, {
+        signal: options.signal,
+        timeoutMs,
+        maxTotalTimeoutMs: Math.max(timeoutMs, this._options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS),
+        onProgress: options.onProgress,
+      });
+      const result = formatToolResult(raw, { maxOutputChars: this._maxOutput() });
+      return result.isError ? { ...result, errorKind: 'tool_error' } : result;
+    } catch (err) {
+      if (err instanceof McpCallError) return failure(err.kind, `${resolved.server}: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** Stops every server and waits until no process it started is left. */
+  dispose(): Promise<void> {
+    this._disposed ??= this.manager.shutdown().finally(() => this._store.dispose());
+    return this._disposed;
+  }
+
+  private async _callBuiltin(tool: BuiltinTool, args: Record<string, unknown>, options: HarnessCallOptions): Promise<HarnessCallResult> {
+    try {
+      const result = await tool.invoke(args, { signal: options.signal });
+      return result.isError ? { ...result, errorKind: 'tool_error' } : result;
+    } catch (err) {
+      return failure('tool_error', `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private _syncServer(name: string): void {
+    const connection = this.manager.get(name);
+    const snapshot = connection?.snapshot;
+    if (snapshot && isServingState(snapshot.state)) this.registry.setServerTools(name, snapshot.tools);
+    else this.registry.removeServer(name);
+    this._onDidChange.fire();
+  }
+
+  private _syncAll(): void {
+    const order = this.manager.servers().map((s) => s.name);
+    const names = new Set(order);
+    this.registry.setServerOrder(order);
+    for (const tool of this.registry.getTools()) {
+      if (tool.source.kind === 'mcp' && !names.has(tool.source.server)) this.registry.removeServer(tool.source.server);
+    }
+    for (const name of names) this._syncServer(name);
+  }
+
+  private _folders(): readonly string[] {
+    return this._options.workspaceFolders ?? (this._options.workspaceFolder ? [this._options.workspaceFolder] : []);
+  }
+
+  private _roots() {
+    return this._folders().map((folder) => ({ uri: pathToFileURL(folder).href, name: folder.split(/[\\/]/).pop() || folder }));
+  }
+
+  private _maxOutput(): number {
+    return this._options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  }
+
+  private async _resolveLaunch(def: McpServerDefinition): Promise<McpLaunchResolution> {
+    const env = this._options.env ?? process.env;
+    const resolved = await resolveServerLaunch(def, { env, userHome: os.homedir(), inputResolver: this._options.inputResolver });
+    if (!resolved.ok || resolved.launch.type !== 'stdio') return resolved;
+    let loginShellPath: string | undefined;
+    if (needsLoginShellPath(env, process.platform)) {
+      this._loginShellPath ??= readLoginShellPath(env.SHELL || '/bin/sh');
+      loginShellPath = await this._loginShellPath;
+    }
+    const serverEnv = buildServerEnvironment(env, resolved.launch.env, {
+      platform: process.platform,
+      inheritAll: this._options.inheritEnv ?? false,
+      loginShellPath,
+    });
+    return { ok: true, launch: { ...resolved.launch, env: serverEnv } };
+  }
+
+  private _log(server: string, level: McpLogEntry['level'], message: string): void {
+    this._onDidLog.fire({ server, level, source: 'harness', message, time: Date.now() });
+  }
+}
+
+/** Creates a harness, loads its configuration and starts every server. */
+export async function createHarness(options: HarnessOptions = {}): Promise<McpHarness> {
+  const harness = new McpHarness(options);
+  try {
+    await harness.start();
+  } catch (err) {
+    await harness.dispose();
+    throw err;
+  }
+  return harness;
+}
+
+function toHarnessServer(s: McpServerSnapshot): HarnessServer {
+  const state = s.state;
+  const error = state.kind === 'error' ? state.message : state.kind === 'blocked' || state.kind === 'reconnecting' ? state.reason : undefined;
+  return {
+    name: s.name,
+    state: state.kind,
+    transport: s.transport,
+    tools: s.tools,
+    ...(error !== undefined ? { error } : {}),
+    serverInfo: s.serverInfo,
+    protocolVersion: s.protocolVersion,
+    origin: s.definition.origin,
+    restartCount: s.restartCount,
+    stderrTail: s.stderrTail,
+  };
+}
+
+function failure(kind: HarnessCallErrorKind, message: string): HarnessCallResult {
+  return { ...errorResult(message), errorKind: kind };
+}

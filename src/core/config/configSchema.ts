@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { JsonPathSegment } from './jsonPath';
+
+/** A validation problem relative to the validated value. */
+export interface McpSchemaIssue {
+  readonly path: readonly JsonPathSegment[];
+  readonly message: string;
+}
+
+/** The kind of a JSON value as users think of it: `array` and `null` are not `object`. */
+export function kindOf(value: unknown): string {
+  if (value === null) {
+    return 'null';
+  }
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** True for a JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const EXPECTED_NAMES: Record<string, string> = { record: 'object', int: 'integer' };
+
+/** Zod's per-parse error map: messages in the `expected string, got number` style. */
+function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'invalid_type') {
+    return undefined;
+  }
+  const expected = EXPECTED_NAMES[issue.expected] ?? issue.expected;
+  if (issue.input === undefined) {
+    return `missing (expected ${expected})`;
+  }
+  return `expected ${expected}, got ${kindOf(issue.input)}`;
+}
+
+const positiveInteger = z.number().check((ctx) => {
+  if (!Number.isSafeInteger(ctx.value) || ctx.value <= 0) {
+    ctx.issues.push({ code: 'custom', input: ctx.value, message: `expected positive integer, got ${ctx.value}` });
+  }
+});
+
+const stringMap = z.record(z.string(), z.string());
+
+const envArray = z.array(
+  z.string().check((ctx) => {
+    if (ctx.value.indexOf('=') <= 0) {
+      // The value may hold a secret, so it is not echoed.
+      ctx.issues.push({ code: 'custom', input: ctx.value, message: 'expected "KEY=VALUE"' });
+    }
+  }),
+);
+
+const envMap = z.record(z.string(), z.string(), {
+  error: (issue) =>
+    issue.code === 'invalid_type'
+      ? `expected object or array of "KEY=VALUE" strings, got ${kindOf(issue.input)}`
+      : undefined,
+});
+
+const serverFields = {
+  type: z.string().optional(),
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  envFile: z.string().optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  headers: stringMap.optional(),
+  disabled: z.boolean().optional(),
+  startupTimeoutMs: positiveInteger.optional(),
+  toolTimeoutMs: positiveInteger.optional(),
+};
+
+/** A server entry with `env` as an object. Unknown keys are kept and ignored. */
+const serverEntryWithEnvMap = z.looseObject({ ...serverFields, env: envMap.optional() });
+/** A server entry with `env` as `KEY=VALUE` strings (the form some READMEs use). */
+const serverEntryWithEnvArray = z.looseObject({ ...serverFields, env: envArray.optional() });
+
+/** The fields of a server entry that passed validation. */
+export type McpServerEntryFields = z.infer<typeof serverEntryWithEnvMap> | z.infer<typeof serverEntryWithEnvArray>;
+
+/** `pickString` options: plain strings, or `{ "label": ..., "value": ... }` objects as VS Code allows. */
+const optionValue = z.union([z.string(), z.looseObject({ value: z.string() }).transform((o) => o.value)], {
+  error: (issue) =>
+    issue.code === 'invalid_union' ? `expected string or {"value": string}, got ${kindOf(issue.input)}` : undefined,
+});
+
+/** One VS Code style `inputs` entry. */
+const inputEntry = z.looseObject({
+  id: z.string().min(1, { error: 'must not be empty' }),
+  type: z.string(),
+  description: z.string().optional(),
+  password: z.boolean().optional(),
+  default: z.string().optional(),
+  options: z.array(optionValue).optional(),
+});
+
+/** A validated `inputs` entry. */
+export type McpInputEntryFields = z.infer<typeof inputEntry>;
+
+/** Result of validating one value: what survived, plus every problem found. */
+export interface McpValidation<T> {
+  /** The value with every invalid top-level field dropped; undefined when the value itself is unusable. */
+  readonly value: T | undefined;
+  readonly issues: readonly McpSchemaIssue[];
+}
+
+function validate<T>(schema: z.ZodType<T>, raw: Record<string, unknown>): McpValidation<T> {
+  const first = schema.safeParse(raw, { error: describeIssue });
+  if (first.success) {
+    return { value: first.data, issues: [] };
+  }
+  const issues = first.error.issues.map((i) => ({ path: i.path as JsonPathSegment[], message: i.message }));
+  // Drop the fields that failed so the rest of the entry can still be shown and checked.
+  const badFields = new Set(issues.map((i) => i.path[0]));
+  const kept = Object.fromEntries(Object.entries(raw).filter(([key]) => !badFields.has(key)));
+  const second = schema.safeParse(kept, { error: describeIssue });
+  return { value: second.success ? second.data : undefined, issues };
+}
+
+/** Validates the fields of one server entry (an object). */
+export function validateServerEntry(raw: Record<string, unknown>): McpValidation<McpServerEntryFields> {
+  const schema = Array.isArray(raw.env) ? serverEntryWithEnvArray : serverEntryWithEnvMap;
+  return validate<McpServerEntryFields>(schema, raw);
+}
+
+/** Validates one `inputs` entry (an object). */
+export function validateInputEntry(raw: Record<string, unknown>): McpValidation<McpInputEntryFields> {
+  return validate(inputEntry, raw);
+}

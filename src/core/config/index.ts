@@ -1,0 +1,13 @@
+/** Reading MCP server configuration, and resolving it into launch parameters at start time. */
+export type * from './types';
+export type { IMcpInputResolver, McpLaunchResolution, McpResolvedLaunch, McpVariableContext } from './launchTypes';
+export { loadMcpConfig } from './loadMcpConfig';
+export type { McpConfigLoadOptions, McpUserServers } from './loadMcpConfig';
+export { parseMcpConfigText } from './parseMcpConfigText';
+export { mergeServerDefinitions } from './mergeServerDefinitions';
+export { formatConfigError } from './formatConfigError';
+export { formatJsonPath } from './jsonPath';
+export { resolveServerLaunch } from './resolveServerLaunch';
+export { findUnsetVariables } from './findUnsetVariables';
+export { parseDotenv } from './parseDotenv';
+export { definitionFingerprint } from './definitionFingerprint';

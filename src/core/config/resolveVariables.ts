@@ -1,0 +1,139 @@
+import type { McpVariableContext } from './launchTypes';
+import { McpTemplatePart, McpVariableRef, parseVariableTemplate } from './parseVariableTemplate';
+import { serverTemplateFields } from './serverTemplateFields';
+import type { McpInputDefinition, McpServerDefinition } from './types';
+
+/** Substitutes every variable in a string of the definition the resolution was made for. */
+export type McpSubstitute = (text: string) => string;
+
+/** Either a substitution ready to apply, or why the definition's variables cannot be resolved. */
+export type McpVariableResolution =
+  | { readonly ok: true; readonly substitute: McpSubstitute }
+  | { readonly ok: false; readonly error: string };
+
+interface McpPendingInput {
+  readonly input: McpInputDefinition;
+  /** First field that uses it, for the error message. */
+  readonly label: string;
+}
+
+/** A process environment value, ignoring anything that is not a string (e.g. prototype members). */
+export function lookupEnv(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const value = env[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Resolves the variables of `def`. Everything that can be checked without asking the user is
+ * checked first (all problems reported together); then each `${input:id}` is asked for once, in
+ * config order. Error messages name variables and fields, never resolved values.
+ */
+export async function resolveVariables(
+  def: McpServerDefinition,
+  ctx: McpVariableContext,
+): Promise<McpVariableResolution> {
+  const errors = new Set<string>();
+  const pending = new Map<string, McpPendingInput>();
+  for (const field of serverTemplateFields(def)) {
+    for (const part of parseVariableTemplate(field.text)) {
+      if (part.kind !== 'variable') {
+        continue;
+      }
+      const problem = referenceProblem(part, def, ctx);
+      if (problem !== undefined) {
+        errors.add(`${problem} (used in ${field.label})`);
+      } else if (part.ref.kind === 'input') {
+        const input = findInput(def, part.ref.id);
+        if (input && !pending.has(input.id)) {
+          pending.set(input.id, { input, label: field.label });
+        }
+      }
+    }
+  }
+  if (errors.size > 0) {
+    return { ok: false, error: [...errors].join('; ') };
+  }
+  const inputValues = new Map<string, string>();
+  for (const [id, { input, label }] of pending) {
+    const value = await askInput(input, def, ctx);
+    if (!value.ok) {
+      return { ok: false, error: `${value.error} (used in ${label})` };
+    }
+    inputValues.set(id, value.value);
+  }
+  const valueOf = (ref: McpVariableRef) => variableValue(ref, def, ctx, inputValues);
+  return { ok: true, substitute: (text) => substitute(text, valueOf) };
+}
+
+function referenceProblem(
+  part: Extract<McpTemplatePart, { kind: 'variable' }>,
+  def: McpServerDefinition,
+  ctx: McpVariableContext,
+): string | undefined {
+  const ref = part.ref;
+  switch (ref.kind) {
+    case 'env':
+      return ref.default === undefined && lookupEnv(ctx.env, ref.name) === undefined
+        ? `env var ${ref.name} is not set`
+        : undefined;
+    case 'workspaceFolder':
+      return def.workspaceFolder === undefined ? '${workspaceFolder} used but no workspace folder is open' : undefined;
+    case 'userHome':
+      return undefined;
+    case 'input':
+      if (!findInput(def, ref.id)) {
+        return `unknown input ${JSON.stringify(ref.id)} (declare it under "inputs")`;
+      }
+      return ctx.inputResolver ? undefined : `input ${JSON.stringify(ref.id)} needs an editor to prompt for it`;
+    case 'unsupported':
+      return `unsupported variable ${part.raw}`;
+  }
+}
+
+async function askInput(
+  input: McpInputDefinition,
+  def: McpServerDefinition,
+  ctx: McpVariableContext,
+): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
+  const name = JSON.stringify(input.id);
+  try {
+    const value = await ctx.inputResolver?.resolveInput(input, def.name);
+    return value === undefined ? { ok: false, error: `input ${name} was not provided` } : { ok: true, value };
+  } catch (e) {
+    // The resolver's own failure (e.g. secret storage unavailable), not a value: safe to show.
+    return { ok: false, error: `input ${name} could not be read: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+function variableValue(
+  ref: McpVariableRef,
+  def: McpServerDefinition,
+  ctx: McpVariableContext,
+  inputValues: ReadonlyMap<string, string>,
+): string {
+  // Every reference was checked before this runs, so the fallbacks are never used.
+  switch (ref.kind) {
+    case 'env': {
+      const value = lookupEnv(ctx.env, ref.name);
+      return ref.default !== undefined && !value ? ref.default : (value ?? '');
+    }
+    case 'workspaceFolder':
+      return def.workspaceFolder ?? '';
+    case 'userHome':
+      return ctx.userHome;
+    case 'input':
+      return inputValues.get(ref.id) ?? '';
+    case 'unsupported':
+      return '';
+  }
+}
+
+function substitute(text: string, valueOf: (ref: McpVariableRef) => string): string {
+  return parseVariableTemplate(text)
+    .map((part) => (part.kind === 'text' ? part.text : valueOf(part.ref)))
+    .join('');
+}
+
+function findInput(def: McpServerDefinition, id: string): McpInputDefinition | undefined {
+  return def.inputs.find((input) => input.id === id);
+}

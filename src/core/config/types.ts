@@ -1,0 +1,74 @@
+/** Transports a server entry can ask for. */
+export type McpTransportKind = 'stdio' | 'http' | 'sse';
+
+/** Where a server entry came from, in precedence order (first wins a name clash). */
+export type McpConfigSource = 'explicit' | 'vscode' | 'claude' | 'harness' | 'user';
+
+/** The file and JSON path of one entry, so a user can be sent to it. */
+export interface McpConfigOrigin {
+  readonly source: McpConfigSource;
+  /** Absolute path of the file, or a label such as `settings.json` for host-supplied entries. */
+  readonly file: string;
+  /** Dotted JSON path of the entry, e.g. `mcpServers.github`. */
+  readonly jsonPath: string;
+  /** 1-based line and column of the entry's key, when known. */
+  readonly line?: number;
+  readonly column?: number;
+}
+
+/** A VS Code style `inputs` entry that `${input:id}` refers to. */
+export interface McpInputDefinition {
+  readonly id: string;
+  readonly type: string;
+  readonly description?: string;
+  readonly password?: boolean;
+  readonly default?: string;
+  readonly options?: readonly string[];
+}
+
+/**
+ * One configured server, as written (variables not yet substituted: that happens at start, so
+ * secrets are never held in a definition and an edited environment takes effect on restart).
+ */
+export interface McpServerDefinition {
+  readonly name: string;
+  /** Declared or inferred transport; undefined only when `problem` explains why. */
+  readonly type: McpTransportKind | undefined;
+  readonly command?: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly envFile?: string;
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly disabled: boolean;
+  readonly startupTimeoutMs?: number;
+  readonly toolTimeoutMs?: number;
+  /** Folder that `${workspaceFolder}` means for this entry. */
+  readonly workspaceFolder?: string;
+  /** `inputs` declared next to this entry (VS Code format only). */
+  readonly inputs: readonly McpInputDefinition[];
+  readonly origin: McpConfigOrigin;
+  /** Set when the entry is unusable (bad field, unsupported type); the server is shown in error and never started. */
+  readonly problem?: string;
+}
+
+/** A problem with configuration content. Loading reports these instead of throwing. */
+export interface McpConfigError {
+  /** Absolute path of the file (or the host label). */
+  readonly file: string;
+  /** Dotted JSON path of the bad field, e.g. `mcpServers.github.args[1]`; absent for syntax errors. */
+  readonly jsonPath?: string;
+  readonly line?: number;
+  readonly column?: number;
+  /** Human message without the location, e.g. `expected string, got number`. */
+  readonly message: string;
+  /** The server the problem belongs to, when there is one. */
+  readonly server?: string;
+}
+
+export interface McpConfigLoadResult {
+  /** Every server after precedence, including entries with a `problem`. */
+  readonly servers: readonly McpServerDefinition[];
+  readonly errors: readonly McpConfigError[];
+}

@@ -1,0 +1,32 @@
+/**
+ * MCP Harness core: configuration, connections, tool registry. Editor-agnostic; the VS Code
+ * extension and the CLI are thin shells over it.
+ */
+export { createHarness, McpHarness, DEFAULT_TOOL_TIMEOUT_MS } from './McpHarness';
+export type {
+  HarnessOptions,
+  HarnessServer,
+  HarnessTool,
+  HarnessCallResult,
+  HarnessCallOptions,
+  HarnessCallErrorKind,
+  HarnessApplyResult,
+} from './McpHarness';
+export * from './config';
+export type { McpConfigDiff } from './mcp/McpServerManager';
+export { McpServerManager } from './mcp/McpServerManager';
+export { McpConnection } from './mcp/McpConnection';
+export type { IMcpClientHandlers } from './mcp/McpSession';
+export { describeState, isServingState } from './mcp/McpServerSnapshot';
+export type { McpConnectionState, McpConnectionStateKind, McpLogEntry, McpServerSnapshot } from './mcp/McpServerSnapshot';
+export { McpCallError } from './mcp/McpCallError';
+export type { McpCallFailureKind } from './mcp/McpCallError';
+export { ToolRegistry } from './tools/ToolRegistry';
+export { formatToolResult, errorResult } from './tools/formatToolResult';
+export type { BuiltinTool, ExposedTool, ToolCallResult, ToolSource } from './tools/types';
+export { Emitter, Event } from './base/event';
+export { Disposable, DisposableStore, MutableDisposable, toDisposable } from './base/lifecycle';
+export type { IDisposable } from './base/lifecycle';
+export { HARNESS_VERSION } from './version';
+export { diagnoseServer } from './diagnoseServer';
+export type { McpDiagnostic, DiagnoseOptions } from './diagnoseServer';

@@ -1,0 +1,71 @@
+/** Thrown by {@link LineSplitter} when one line grows past its limit. */
+export class LineTooLongError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`a single message exceeded ${formatBytes(limitBytes)}`);
+    this.name = 'LineTooLongError';
+  }
+}
+
+/**
+ * Splits a byte stream into lines without re-copying the pending tail on every chunk
+ * (a multi-megabyte message arrives in many small chunks).
+ */
+export class LineSplitter {
+  private _pending: Buffer[] = [];
+  private _pendingBytes = 0;
+
+  constructor(private readonly _maxLineBytes: number) {}
+
+  /** Feeds a chunk; calls `onLine` for each complete line (without `\n` or a trailing `\r`). */
+  push(chunk: Buffer, onLine: (line: string) => void): void {
+    let start = 0;
+    let nl = chunk.indexOf(10);
+    while (nl !== -1) {
+      const piece = chunk.subarray(start, nl);
+      let line: Buffer = piece;
+      if (this._pending.length > 0) {
+        this._pending.push(piece);
+        line = Buffer.concat(this._pending, this._pendingBytes + piece.length);
+        this._pending = [];
+        this._pendingBytes = 0;
+      }
+      const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
+      onLine(line.toString('utf8', 0, end));
+      start = nl + 1;
+      nl = chunk.indexOf(10, start);
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      this._pendingBytes += rest.length;
+      if (this._pendingBytes > this._maxLineBytes) {
+        this.clear();
+        throw new LineTooLongError(this._maxLineBytes);
+      }
+      this._pending.push(rest);
+    }
+  }
+
+  /** Returns what is left without a newline, and forgets it. */
+  flush(): string | undefined {
+    if (this._pending.length === 0) return undefined;
+    const rest = Buffer.concat(this._pending, this._pendingBytes).toString('utf8');
+    this.clear();
+    return rest;
+  }
+
+  clear(): void {
+    this._pending = [];
+    this._pendingBytes = 0;
+  }
+}
+
+/** `12 KB`, `3.4 MB`: sizes for people. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${trimDecimal(bytes / 1024)} KB`;
+  return `${trimDecimal(bytes / (1024 * 1024))} MB`;
+}
+
+function trimDecimal(n: number): string {
+  return n >= 100 ? String(Math.round(n)) : String(Math.round(n * 10) / 10);
+}

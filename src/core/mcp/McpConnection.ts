@@ -1,0 +1,360 @@
+import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { Disposable, DisposableStore } from '../base/lifecycle';
+import { Emitter, type Event } from '../base/event';
+import type { McpServerDefinition } from '../config/types';
+import type { McpLaunchResolution } from '../config';
+import { LineRing } from './LineRing';
+import { McpCallError } from './McpCallError';
+import { describeState, type McpConnectionState, type McpLogEntry, type McpServerSnapshot } from './McpServerSnapshot';
+import { McpSession, describeError, formatSeconds, type IMcpClientHandlers, type McpCallOptions } from './McpSession';
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [1000, 2000, 4000];
+/** Uptime after which a drop is no longer part of a crash loop. */
+export const DEFAULT_STABLE_AFTER_MS = 30_000;
+const STDERR_LINES_KEPT = 200;
+const STDERR_LINES_IN_SNAPSHOT = 20;
+
+export interface McpConnectionOptions {
+  readonly definition: McpServerDefinition;
+  readonly clientInfo: Implementation;
+  readonly handlers: IMcpClientHandlers;
+  /** Substitutes variables and builds the environment at each start. */
+  resolveLaunch(definition: McpServerDefinition): Promise<McpLaunchResolution>;
+  /** Decides whether a server may start; a string is the reason it may not (e.g. untrusted workspace). */
+  checkStart?(definition: McpServerDefinition): Promise<string | undefined>;
+  /** Waits before each reconnect attempt after a running server drops; its length is the attempt count. */
+  readonly reconnectDelaysMs?: readonly number[];
+  /** Uptime after which a server that drops gets its reconnect attempts back (default 30 s). */
+  readonly stableAfterMs?: number;
+  readonly defaultStartupTimeoutMs?: number;
+  readonly shutdownGraceMs?: number;
+  readonly maxMessageBytes?: number;
+  traceEnabled(): boolean;
+}
+
+/**
+ * Keeps one server connected: a state machine over {@link McpSession}s that starts, stops,
+ * restarts, and reconnects with backoff when a running server drops. Every change is published as
+ * a new immutable snapshot, and only when something changed.
+ */
+export class McpConnection extends Disposable {
+  private readonly _onDidChange = this._register(new Emitter<McpServerSnapshot>());
+  readonly onDidChange: Event<McpServerSnapshot> = this._onDidChange.event;
+  private readonly _onDidLog = this._register(new Emitter<McpLogEntry>());
+  readonly onDidLog: Event<McpLogEntry> = this._onDidLog.event;
+
+  private _definition: McpServerDefinition;
+  private _snapshot: McpServerSnapshot;
+  private _session: McpSession | undefined;
+  private readonly _sessionStore = this._register(new DisposableStore());
+  private readonly _stderr = new LineRing(STDERR_LINES_KEPT);
+  /** Bumped by every start and stop; async work from an older generation abandons itself. */
+  private _generation = 0;
+  private _pending: { generation: number; controller: AbortController; done: Promise<void> } | undefined;
+  private _started = false;
+  /** Reconnect attempts spent since the server last stayed up for `stableAfterMs`. */
+  private _reconnectsUsed = 0;
+
+  constructor(private readonly _o: McpConnectionOptions) {
+    super();
+    this._definition = _o.definition;
+    this._snapshot = this._initialSnapshot();
+  }
+
+  get name(): string {
+    return this._definition.name;
+  }
+  get definition(): McpServerDefinition {
+    return this._definition;
+  }
+  get snapshot(): McpServerSnapshot {
+    return this._snapshot;
+  }
+  get state(): McpConnectionState {
+    return this._snapshot.state;
+  }
+
+  /** Replaces the definition; takes effect at the next start. */
+  setDefinition(definition: McpServerDefinition): void {
+    this._definition = definition;
+    this._update({ definition });
+  }
+
+  /** Starts the server unless it runs or is starting. Resolves when it runs or has failed. */
+  start(): Promise<void> {
+    const kind = this.state.kind;
+    if (kind === 'running' || kind === 'reconnecting') return Promise.resolve();
+    if (kind === 'starting' && this._pending) return this._pending.done;
+    return this._begin((c) => this._startFresh(c, this._started));
+  }
+
+  /** Stops the server and waits until its process is gone. */
+  async stop(): Promise<void> {
+    this._generation++;
+    this._pending?.controller.abort(new Error('stopped'));
+    this._pending = undefined;
+    await this._closeSession();
+    this._update({ state: this._restingState(), tools: [], resources: [], resourceTemplates: [], prompts: [] });
+  }
+
+  /** Stops, then starts again (counted as a restart). */
+  async restart(): Promise<void> {
+    await this.stop();
+    return this._begin((c) => this._startFresh(c, true));
+  }
+
+  /** Resolves once the connection is not starting or reconnecting. */
+  async whenSettled(): Promise<void> {
+    while (this._pending) await this._pending.done;
+  }
+
+  /** The stderr lines kept for this server, oldest first. */
+  stderrTail(count?: number): string[] {
+    return this._stderr.tail(count);
+  }
+
+  /**
+   * Calls a tool by its original name. Waits for a starting or reconnecting server (within the
+   * call's own timeout). Rejects with {@link McpCallError} when no result came back.
+   */
+  async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
+    const session = await this._sessionForCall(options);
+    return session.callTool(name, args, options);
+  }
+
+  override dispose(): void {
+    void this.stop();
+    super.dispose();
+  }
+
+  private _begin(run: (controller: AbortController) => Promise<void>): Promise<void> {
+    const generation = ++this._generation;
+    const controller = new AbortController();
+    const pending = { generation, controller, done: Promise.resolve() };
+    this._pending = pending;
+    pending.done = run(controller).finally(() => {
+      if (this._pending === pending) this._pending = undefined;
+    });
+    return pending.done;
+  }
+
+  private async _startFresh(controller: AbortController, isRestart: boolean): Promise<void> {
+    const generation = this._generation;
+    const def = this._definition;
+    if (def.disabled) return this._update({ state: { kind: 'disabled' } });
+    if (def.problem) return this._update({ state: { kind: 'error', message: def.problem }, lastError: def.problem });
+    this._started = true;
+    this._reconnectsUsed = 0;
+    this._update({ state: { kind: 'starting' }, restartCount: this._snapshot.restartCount + (isRestart ? 1 : 0) });
+    const blocked = await this._o.checkStart?.(def);
+    if (generation !== this._generation) return;
+    if (blocked !== undefined) return this._update({ state: { kind: 'blocked', reason: blocked } });
+    const outcome = await this._openSession(generation, controller);
+    if (outcome !== undefined && generation === this._generation) this._fail(outcome);
+  }
+
+  /** Opens a session and installs it. Resolves an error message, or undefined on success or when superseded. */
+  private async _openSession(generation: number, controller: AbortController): Promise<string | undefined> {
+    const def = this._definition;
+    const resolved = await this._o.resolveLaunch(def);
+    if (generation !== this._generation) return undefined;
+    if (!resolved.ok) return resolved.error;
+    const timeoutMs = def.startupTimeoutMs ?? this._o.defaultStartupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    const timer = setTimeout(() => controller.abort(new Error(`did not finish starting within ${formatSeconds(timeoutMs)}`)), timeoutMs);
+    try {
+      const session = await McpSession.open(
+        {
+          name: def.name,
+          launch: resolved.launch,
+          clientInfo: this._o.clientInfo,
+          handlers: this._o.handlers,
+          startupTimeoutMs: timeoutMs,
+          maxMessageBytes: this._o.maxMessageBytes,
+          shutdownGraceMs: this._o.shutdownGraceMs,
+          log: (level, source, message) => this._log(level, source, message),
+          traceEnabled: this._o.traceEnabled,
+          stderrTail: () => this._stderr.tail(),
+        },
+        controller.signal,
+      );
+      if (generation !== this._generation) {
+        await session.close();
+        return undefined;
+      }
+      this._install(session);
+      return undefined;
+    } catch (err) {
+      return describeError(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private _install(session: McpSession): void {
+    this._session = session;
+    this._sessionStore.add(session.onDidClose((reason) => this._onDropped(session, reason)));
+    this._sessionStore.add(session.onDidChangeLists(() => this._update(this._listsOf(session))));
+    this._update({
+      state: { kind: 'running' },
+      transport: session.transportKind,
+      serverInfo: session.serverInfo,
+      protocolVersion: session.protocolVersion,
+      instructions: session.instructions,
+      capabilities: session.capabilities,
+      startedAt: Date.now(),
+      pid: session.pid,
+      ...this._listsOf(session),
+    });
+    this._log('info', 'harness', `connected over ${session.transportKind}: ${describeServer(session.serverInfo)}, protocol ${session.protocolVersion ?? 'unknown'}, ${session.lists.tools.length} tools`);
+  }
+
+  private _listsOf(session: McpSession): Partial<McpServerSnapshot> {
+    const { tools, resources, resourceTemplates, prompts } = session.lists;
+    return { tools, resources, resourceTemplates, prompts };
+  }
+
+  private _onDropped(session: McpSession, reason: string): void {
+    if (session !== this._session) return;
+    const upFor = Date.now() - (this._snapshot.startedAt ?? Date.now());
+    this._session = undefined;
+    this._sessionStore.clear();
+    this._log('warn', 'harness', `connection lost: ${reason}`);
+    // A server that stayed up a while earns a fresh set of attempts; one that keeps dying does not.
+    if (upFor >= (this._o.stableAfterMs ?? DEFAULT_STABLE_AFTER_MS)) this._reconnectsUsed = 0;
+    void this._begin((c) => this._reconnect(c, reason));
+  }
+
+  private async _reconnect(controller: AbortController, reason: string): Promise<void> {
+    const generation = this._generation;
+    const delays = this._o.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS;
+    let lastFailure: string | undefined;
+    while (this._reconnectsUsed < delays.length) {
+      const attempt = ++this._reconnectsUsed;
+      this._update({
+        state: { kind: 'reconnecting', attempt, maxAttempts: delays.length, reason },
+        lastError: reason,
+        restartCount: this._snapshot.restartCount + 1,
+      });
+      await sleep(delays[attempt - 1], controller.signal);
+      if (generation !== this._generation) return;
+      const failure = await this._openSession(generation, controller);
+      if (generation !== this._generation || failure === undefined) return;
+      lastFailure = failure;
+      this._log('warn', 'harness', `reconnect attempt ${attempt} of ${delays.length} failed: ${failure}`);
+    }
+    const tries = delays.length === 1 ? '1 reconnect attempt' : `${delays.length} reconnect attempts`;
+    const suffix = delays.length === 0 ? '' : lastFailure ? `; gave up after ${tries}, the last failed with: ${lastFailure}` : `; gave up after ${tries}`;
+    this._fail(reason + suffix);
+  }
+
+  private _fail(message: string): void {
+    this._log('error', 'harness', message);
+    this._update({
+      state: { kind: 'error', message },
+      lastError: message,
+      tools: [],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+      pid: undefined,
+      startedAt: undefined,
+    });
+  }
+
+  private async _sessionForCall(options: McpCallOptions): Promise<McpSession> {
+    const deadline = Date.now() + options.timeoutMs;
+    while (!this._session || this._session.closed) {
+      const kind = this.state.kind;
+      if (kind !== 'starting' && kind !== 'reconnecting') {
+        throw new McpCallError('unavailable', `server "${this.name}" is not running (${describeState(this.state)})`);
+      }
+      const pending = this._pending?.done ?? Promise.resolve();
+      const left = deadline - Date.now();
+      if (left <= 0 || options.signal?.aborted) {
+        throw options.signal?.aborted
+          ? new McpCallError('cancelled', 'the call was cancelled')
+          : new McpCallError('timeout', `server "${this.name}" did not become ready within ${formatSeconds(options.timeoutMs)}`);
+      }
+      await Promise.race([pending, sleep(Math.min(left, 250), options.signal)]);
+    }
+    return this._session;
+  }
+
+  private async _closeSession(): Promise<void> {
+    const session = this._session;
+    this._session = undefined;
+    this._sessionStore.clear();
+    await session?.close();
+  }
+
+  private _log(level: McpLogEntry['level'], source: McpLogEntry['source'], message: string): void {
+    if (source === 'stderr') this._stderr.push(message);
+    this._onDidLog.fire({ server: this.name, level, source, message, time: Date.now() });
+  }
+
+  private _update(patch: Partial<McpServerSnapshot>): void {
+    const next: McpServerSnapshot = { ...this._snapshot, ...patch };
+    if (patch.state !== undefined) {
+      Object.assign(next, { stderrTail: this._stderr.tail(STDERR_LINES_IN_SNAPSHOT) });
+      if (patch.state.kind !== 'running' && patch.state.kind !== 'reconnecting') Object.assign(next, { pid: undefined, startedAt: undefined });
+    }
+    if (snapshotsEqual(this._snapshot, next)) return;
+    this._snapshot = next;
+    this._onDidChange.fire(next);
+  }
+
+  /** The state of a server that is not running: disabled, broken definition, or plainly stopped. */
+  private _restingState(): McpConnectionState {
+    const def = this._definition;
+    return def.disabled ? { kind: 'disabled' } : def.problem ? { kind: 'error', message: def.problem } : { kind: 'stopped' };
+  }
+
+  private _initialSnapshot(): McpServerSnapshot {
+    const def = this._definition;
+    return {
+      name: def.name,
+      definition: def,
+      state: this._restingState(),
+      transport: def.type,
+      tools: [],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+      lastError: def.problem,
+      stderrTail: [],
+      restartCount: 0,
+    };
+  }
+}
+
+function snapshotsEqual(a: McpServerSnapshot, b: McpServerSnapshot): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof McpServerSnapshot)[]);
+  for (const key of keys) {
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    if (key === 'state' || key === 'stderrTail' || key === 'serverInfo' || key === 'capabilities') {
+      if (JSON.stringify(x) === JSON.stringify(y)) continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+function describeServer(info: Implementation | undefined): string {
+  return info ? `${info.name} ${info.version}` : 'unnamed server';
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}

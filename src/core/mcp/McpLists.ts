@@ -1,0 +1,145 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import {
+  ErrorCode,
+  ListPromptsResultSchema,
+  ListResourcesResultSchema,
+  ListResourceTemplatesResultSchema,
+  ListToolsResultSchema,
+  McpError,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type ServerCapabilities,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+
+export type McpListKind = 'tools' | 'resources' | 'prompts';
+
+const MAX_PAGES = 1000;
+const LIST_TIMEOUT_MS = 30_000;
+
+/**
+ * A server's tools, resources, resource templates and prompts, fetched page by page. Lists are
+ * replaced only when their content changed, so an unchanged re-list keeps the same arrays.
+ */
+export class McpLists {
+  tools: readonly Tool[] = [];
+  resources: readonly Resource[] = [];
+  resourceTemplates: readonly ResourceTemplate[] = [];
+  prompts: readonly Prompt[] = [];
+
+  private readonly _outputValidators = new Map<string, JsonSchemaValidator<unknown> | null>();
+  private static _ajv: AjvJsonSchemaValidator | undefined;
+
+  constructor(
+    private readonly _client: () => Client,
+    private readonly _warn: (message: string) => void,
+  ) {}
+
+  /** First listing after initialize: tools always (tolerating "method not found"), the rest when declared. */
+  async refreshAll(capabilities: ServerCapabilities, signal?: AbortSignal): Promise<void> {
+    await Promise.all([
+      this._refreshTools(signal),
+      capabilities.resources ? this._refreshResources(signal) : undefined,
+      capabilities.prompts ? this._refreshPrompts(signal) : undefined,
+    ]);
+  }
+
+  /** Re-lists one kind after a list_changed notification. Resolves whether anything changed. */
+  async refresh(kind: McpListKind, capabilities: ServerCapabilities): Promise<boolean> {
+    const before = [this.tools, this.resources, this.resourceTemplates, this.prompts];
+    try {
+      if (kind === 'tools') await this._refreshTools();
+      else if (kind === 'resources' && capabilities.resources) await this._refreshResources();
+      else if (kind === 'prompts' && capabilities.prompts) await this._refreshPrompts();
+    } catch (err) {
+      this._warn(`re-listing ${kind} failed, keeping the previous list: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
+    const after = [this.tools, this.resources, this.resourceTemplates, this.prompts];
+    return after.some((list, i) => list !== before[i]);
+  }
+
+  /** Validator for a tool's structured output, or undefined when it declares no output schema. */
+  outputValidator(toolName: string): JsonSchemaValidator<unknown> | undefined {
+    let validator = this._outputValidators.get(toolName);
+    if (validator === undefined) {
+      const schema = this.tools.find((t) => t.name === toolName)?.outputSchema;
+      validator = null;
+      if (schema) {
+        try {
+          McpLists._ajv ??= new AjvJsonSchemaValidator();
+          validator = McpLists._ajv.getValidator(schema as never);
+        } catch (err) {
+          this._warn(`output schema of "${toolName}" cannot be compiled; its output is not checked: ${String(err)}`);
+        }
+      }
+      this._outputValidators.set(toolName, validator);
+    }
+    return validator ?? undefined;
+  }
+
+  private async _refreshTools(signal?: AbortSignal): Promise<void> {
+    const tools = await this._listAll('tools/list', ListToolsResultSchema, (r: ListToolsResult) => r.tools, signal);
+    if (tools !== undefined && changed(this.tools, tools)) {
+      this.tools = tools;
+      this._outputValidators.clear();
+    }
+  }
+
+  private async _refreshResources(signal?: AbortSignal): Promise<void> {
+    const [resources, templates] = await Promise.all([
+      this._listAll('resources/list', ListResourcesResultSchema, (r: ListResourcesResult) => r.resources, signal),
+      this._listAll('resources/templates/list', ListResourceTemplatesResultSchema, (r: ListResourceTemplatesResult) => r.resourceTemplates, signal),
+    ]);
+    if (resources !== undefined && changed(this.resources, resources)) this.resources = resources;
+    if (templates !== undefined && changed(this.resourceTemplates, templates)) this.resourceTemplates = templates;
+  }
+
+  private async _refreshPrompts(signal?: AbortSignal): Promise<void> {
+    const prompts = await this._listAll('prompts/list', ListPromptsResultSchema, (r: ListPromptsResult) => r.prompts, signal);
+    if (prompts !== undefined && changed(this.prompts, prompts)) this.prompts = prompts;
+  }
+
+  /** Follows `nextCursor` to the end. Undefined when the server does not implement the method. */
+  private async _listAll<R extends { nextCursor?: string }, T>(
+    method: string,
+    schema: Parameters<Client['request']>[1],
+    items: (result: R) => T[],
+    signal?: AbortSignal,
+  ): Promise<T[] | undefined> {
+    const all: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      let result: R;
+      try {
+        const params = cursor === undefined ? {} : { cursor };
+        result = (await this._client().request({ method, params } as never, schema, { signal, timeout: LIST_TIMEOUT_MS })) as R;
+      } catch (err) {
+        if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return undefined;
+        throw err;
+      }
+      all.push(...items(result));
+      cursor = result.nextCursor;
+      if (cursor === undefined) return all;
+      if (seen.has(cursor)) {
+        this._warn(`${method} repeated cursor ${JSON.stringify(cursor)}; stopping after ${page + 1} pages`);
+        return all;
+      }
+      seen.add(cursor);
+    }
+    this._warn(`${method} still had more after ${MAX_PAGES} pages; the rest is ignored`);
+    return all;
+  }
+}
+
+function changed(before: readonly unknown[], after: readonly unknown[]): boolean {
+  return before.length !== after.length || JSON.stringify(before) !== JSON.stringify(after);
+}

@@ -1,0 +1,165 @@
+import { Disposable, type IDisposable } from '../base/lifecycle';
+import { Emitter, type Event } from '../base/event';
+import { definitionFingerprint } from '../config';
+import type { McpServerDefinition } from '../config/types';
+import { McpConnection, type McpConnectionOptions } from './McpConnection';
+import type { McpLogEntry, McpServerSnapshot } from './McpServerSnapshot';
+
+export type McpServerManagerOptions = Omit<McpConnectionOptions, 'definition'>;
+
+/** What applying a configuration did, by server name. */
+export interface McpConfigDiff {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly restarted: readonly string[];
+  readonly unchanged: readonly string[];
+}
+
+export interface ApplyDefinitionsOptions {
+  /** Start added and changed servers (default true). */
+  readonly start?: boolean;
+  /** Also restart unchanged servers that are in error (an explicit reload does this). */
+  readonly restartFailed?: boolean;
+}
+
+/**
+ * Owns one {@link McpConnection} per configured server. Applies configurations as a diff, starts
+ * servers concurrently, and keeps one server's failure away from the others.
+ */
+export class McpServerManager extends Disposable {
+  private readonly _onDidChangeServer = this._register(new Emitter<McpServerSnapshot>());
+  /** A server's snapshot changed. */
+  readonly onDidChangeServer: Event<McpServerSnapshot> = this._onDidChangeServer.event;
+  private readonly _onDidChangeServers = this._register(new Emitter<void>());
+  /** Servers were added or removed. */
+  readonly onDidChangeServers: Event<void> = this._onDidChangeServers.event;
+  private readonly _onDidLog = this._register(new Emitter<McpLogEntry>());
+  readonly onDidLog: Event<McpLogEntry> = this._onDidLog.event;
+
+  private readonly _connections = new Map<string, { connection: McpConnection; fingerprint: string; listeners: IDisposable[] }>();
+  private _order: string[] = [];
+  private _disposed = false;
+
+  constructor(private readonly _options: McpServerManagerOptions) {
+    super();
+  }
+
+  /** Snapshots of every server, in configuration order. */
+  servers(): McpServerSnapshot[] {
+    return this._order.map((name) => this._connections.get(name)!.connection.snapshot);
+  }
+
+  get(name: string): McpConnection | undefined {
+    return this._connections.get(name)?.connection;
+  }
+
+  /**
+   * Makes the set of servers match `definitions`: added servers start, removed ones stop, changed
+   * ones (any field) restart, unchanged ones are left alone. Returns at once with the diff;
+   * `settled` resolves when every server it started is running or has failed.
+   */
+  applyDefinitions(definitions: readonly McpServerDefinition[], options: ApplyDefinitionsOptions = {}): { diff: McpConfigDiff; settled: Promise<void> } {
+    if (this._disposed) throw new Error('McpServerManager is disposed');
+    const start = options.start ?? true;
+    const next = new Map(definitions.map((d) => [d.name, d] as const));
+    const diff = { added: [] as string[], removed: [] as string[], restarted: [] as string[], unchanged: [] as string[] };
+    const work: Promise<void>[] = [];
+    for (const [name, entry] of this._connections) {
+      if (next.has(name)) continue;
+      diff.removed.push(name);
+      this._connections.delete(name);
+      work.push(this._retire(entry));
+    }
+    for (const def of definitions) {
+      const fingerprint = definitionFingerprint(def);
+      const entry = this._connections.get(def.name);
+      if (!entry) {
+        diff.added.push(def.name);
+        const connection = this._create(def, fingerprint);
+        if (start) work.push(connection.start());
+      } else if (entry.fingerprint !== fingerprint) {
+        diff.restarted.push(def.name);
+        entry.fingerprint = fingerprint;
+        entry.connection.setDefinition(def);
+        work.push(start ? entry.connection.restart() : entry.connection.stop());
+      } else {
+        entry.connection.setDefinition(def); // origin (line, file) may have moved
+        const failed = entry.connection.state.kind === 'error' && !def.problem;
+        if (options.restartFailed && failed && start) {
+          diff.restarted.push(def.name);
+          work.push(entry.connection.restart());
+        } else {
+          diff.unchanged.push(def.name);
+        }
+      }
+    }
+    const order = definitions.map((d) => d.name);
+    const orderChanged = order.join('\0') !== this._order.join('\0');
+    this._order = order;
+    if (orderChanged) this._onDidChangeServers.fire();
+    return { diff, settled: Promise.all(work).then(() => undefined) };
+  }
+
+  /** Starts every server that is not running; resolves when each runs or has failed. */
+  async startAll(): Promise<void> {
+    await Promise.all([...this._connections.values()].map((e) => e.connection.start()));
+  }
+
+  start(name: string): Promise<void> {
+    return this._require(name).start();
+  }
+
+  stop(name: string): Promise<void> {
+    return this._require(name).stop();
+  }
+
+  restart(name: string): Promise<void> {
+    return this._require(name).restart();
+  }
+
+  /** Resolves when no server is starting or reconnecting. */
+  async whenSettled(): Promise<void> {
+    await Promise.all([...this._connections.values()].map((e) => e.connection.whenSettled()));
+  }
+
+  /** Stops every server and waits until every process it started is gone. */
+  async shutdown(): Promise<void> {
+    if (this._disposed) return;
+    this._disposed = true;
+    const entries = [...this._connections.values()];
+    this._connections.clear();
+    this._order = [];
+    await Promise.all(entries.map((e) => this._retire(e)));
+    super.dispose();
+  }
+
+  /** Same as {@link shutdown}, without waiting. Prefer awaiting `shutdown()`. */
+  override dispose(): void {
+    void this.shutdown();
+  }
+
+  private _create(def: McpServerDefinition, fingerprint: string): McpConnection {
+    const connection = new McpConnection({ ...this._options, definition: def });
+    const listeners = [
+      connection.onDidChange((s) => this._onDidChangeServer.fire(s)),
+      connection.onDidLog((e) => this._onDidLog.fire(e)),
+    ];
+    this._connections.set(def.name, { connection, fingerprint, listeners });
+    return connection;
+  }
+
+  private async _retire(entry: { connection: McpConnection; listeners: IDisposable[] }): Promise<void> {
+    try {
+      await entry.connection.stop();
+    } finally {
+      for (const l of entry.listeners) l.dispose();
+      entry.connection.dispose();
+    }
+  }
+
+  private _require(name: string): McpConnection {
+    const connection = this.get(name);
+    if (!connection) throw new Error(`no MCP server named "${name}"`);
+    return connection;
+  }
+}

@@ -1,0 +1,76 @@
+import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerDefinition, McpTransportKind } from '../config/types';
+
+/**
+ * Where one server's connection stands. A tagged union so every consumer handles every case;
+ * expected failures are states, not exceptions.
+ */
+export type McpConnectionState =
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'disabled' }
+  /** Listed but not started, e.g. an untrusted workspace or a definition awaiting approval. */
+  | { readonly kind: 'blocked'; readonly reason: string }
+  | { readonly kind: 'starting' }
+  | { readonly kind: 'running' }
+  | { readonly kind: 'reconnecting'; readonly attempt: number; readonly maxAttempts: number; readonly reason: string }
+  | { readonly kind: 'error'; readonly message: string };
+
+export type McpConnectionStateKind = McpConnectionState['kind'];
+
+/** An immutable picture of one server, published whenever any part of it changes. */
+export interface McpServerSnapshot {
+  readonly name: string;
+  readonly definition: McpServerDefinition;
+  readonly state: McpConnectionState;
+  /** The transport in use; `http` becomes `sse` after a legacy fallback. */
+  readonly transport: McpTransportKind | undefined;
+  readonly serverInfo?: Implementation;
+  readonly protocolVersion?: string;
+  readonly instructions?: string;
+  readonly capabilities?: ServerCapabilities;
+  readonly tools: readonly Tool[];
+  readonly resources: readonly Resource[];
+  readonly resourceTemplates: readonly ResourceTemplate[];
+  readonly prompts: readonly Prompt[];
+  /** The most recent failure, kept after a successful reconnect so it can still be read. */
+  readonly lastError?: string;
+  /** The last stderr lines, captured at each state change (live lines arrive as log events). */
+  readonly stderrTail: readonly string[];
+  /** Epoch milliseconds of the current session's start, while running. */
+  readonly startedAt?: number;
+  /** How many times the server was restarted or reconnected since it was first started. */
+  readonly restartCount: number;
+  /** Process id of a stdio server while it runs. */
+  readonly pid?: number;
+}
+
+/** One log line for a server: its stderr, stray stdout, its own log notifications, or ours. */
+export interface McpLogEntry {
+  readonly server: string;
+  readonly level: 'trace' | 'debug' | 'info' | 'warn' | 'error';
+  readonly source: 'stderr' | 'stdout' | 'server' | 'harness' | 'rpc';
+  readonly message: string;
+  readonly time: number;
+}
+
+/** Whether a state means the server's last known tools may still be offered. */
+export function isServingState(state: McpConnectionState): boolean {
+  return state.kind === 'running' || state.kind === 'reconnecting';
+}
+
+/** A one-line summary of a state for lists and status text. */
+export function describeState(state: McpConnectionState): string {
+  switch (state.kind) {
+    case 'stopped':
+    case 'disabled':
+    case 'starting':
+    case 'running':
+      return state.kind;
+    case 'blocked':
+      return `not started: ${state.reason}`;
+    case 'reconnecting':
+      return `reconnecting (attempt ${state.attempt} of ${state.maxAttempts}): ${state.reason}`;
+    case 'error':
+      return state.message;
+  }
+}

@@ -1,0 +1,352 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type ClientCapabilities,
+  type ElicitRequest,
+  type ElicitResult,
+  type Implementation,
+  type JSONRPCMessage,
+  type Root,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpResolvedLaunch } from '../config';
+import type { McpTransportKind } from '../config/types';
+import { Emitter, type Event } from '../base/event';
+import type { McpLogEntry } from './McpServerSnapshot';
+import { McpCallError } from './McpCallError';
+import { McpStdioTransport } from './McpStdioTransport';
+import { TracingTransport } from './TracingTransport';
+import { McpLists, type McpListKind } from './McpLists';
+
+/** Answers that a server may ask of the client. Absent handlers mean the capability is not declared. */
+export interface IMcpClientHandlers {
+  /** Answers `elicitation/create` (form mode). */
+  elicit?(server: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  /** Workspace roots offered through `roots/list`. */
+  roots?(): readonly Root[];
+}
+
+export interface McpSessionOptions {
+  readonly name: string;
+  readonly launch: McpResolvedLaunch;
+  readonly clientInfo: Implementation;
+  readonly handlers: IMcpClientHandlers;
+  /** Time allowed for spawn or connect, initialize and the first listings. */
+  readonly startupTimeoutMs: number;
+  readonly maxMessageBytes?: number;
+  readonly shutdownGraceMs?: number;
+  log(level: McpLogEntry['level'], source: McpLogEntry['source'], message: string): void;
+  /** Whether JSON-RPC traffic should be logged (trace level). */
+  traceEnabled(): boolean;
+  /** Tail of the server's stderr, for exit reasons. */
+  stderrTail(): readonly string[];
+}
+
+export interface McpCallOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs: number;
+  readonly maxTotalTimeoutMs: number;
+  onProgress?(progress: { progress: number; total?: number; message?: string }): void;
+}
+
+const LIST_DEBOUNCE_MS = 100;
+const LIVENESS_TIMEOUT_MS = 5000;
+
+/**
+ * One live connection to one server: a transport, an SDK client, and the server's lists.
+ * Opening it runs the whole handshake; it ends once, and says why through `onDidClose`.
+ */
+export class McpSession {
+  private readonly _onDidClose = new Emitter<string>();
+  /** Fires with the reason when the connection ends without `close()` being called. */
+  readonly onDidClose: Event<string> = this._onDidClose.event;
+  private readonly _onDidChangeLists = new Emitter<McpListKind>();
+  readonly onDidChangeLists: Event<McpListKind> = this._onDidChangeLists.event;
+
+  private _client!: Client;
+  private _transport!: TracingTransport;
+  private _kind: McpTransportKind;
+  private _closed = false;
+  private _closeReason: string | undefined;
+  private _probing = false;
+  private readonly _lists: McpLists;
+  private readonly _relistTimers = new Map<McpListKind, NodeJS.Timeout>();
+
+  private constructor(private readonly _o: McpSessionOptions) {
+    this._kind = _o.launch.type;
+    this._lists = new McpLists(() => this._client, (m) => _o.log('warn', 'harness', m));
+  }
+
+  /** Connects, initializes and lists. Rejects with a message fit for a user when anything fails. */
+  static async open(options: McpSessionOptions, signal: AbortSignal): Promise<McpSession> {
+    const session = new McpSession(options);
+    try {
+      await session._connect(signal);
+      await session._lists.refreshAll(session.capabilities, signal);
+      if (signal.aborted) throw signal.reason;
+      return session;
+    } catch (err) {
+      await session.close();
+      throw signal.aborted ? signal.reason : session._explainStartFailure(err);
+    }
+  }
+
+  get transportKind(): McpTransportKind {
+    return this._kind;
+  }
+  get pid(): number | undefined {
+    return this._transport.inner instanceof McpStdioTransport ? this._transport.inner.pid : undefined;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this._client.getServerVersion();
+  }
+  get capabilities(): ServerCapabilities {
+    return this._client.getServerCapabilities() ?? {};
+  }
+  get instructions(): string | undefined {
+    return this._client.getInstructions();
+  }
+  get protocolVersion(): string | undefined {
+    return this._transport.protocolVersion;
+  }
+  get lists(): McpLists {
+    return this._lists;
+  }
+  get closed(): boolean {
+    return this._closed;
+  }
+
+  /** Calls a tool by its original name. Rejects with {@link McpCallError} when no result came back. */
+  async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
+    if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
+    try {
+      const result = await this._client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: options.maxTotalTimeoutMs,
+        onprogress: (p) => options.onProgress?.(p),
+      });
+      this._checkOutput(name, result as CallToolResult);
+      return result as CallToolResult;
+    } catch (err) {
+      throw this._classifyCallError(err, options);
+    }
+  }
+
+  /** Checks structured output against the tool's output schema, as the SDK's own client would. */
+  private _checkOutput(name: string, result: CallToolResult): void {
+    const validate = this._lists.outputValidator(name);
+    if (!validate || result.isError) return;
+    if (result.structuredContent === undefined) {
+      throw new McpCallError('protocol', `tool "${name}" declares an output schema but returned no structured content`);
+    }
+    const check = validate(result.structuredContent);
+    if (!check.valid) {
+      throw new McpCallError('protocol', `tool "${name}" returned structured content that does not match its output schema: ${check.errorMessage}`);
+    }
+  }
+
+  /** Ends the connection (for stdio: stdin closed, then SIGTERM and SIGKILL to the process group). */
+  async close(): Promise<void> {
+    this._markClosed(undefined);
+    await this._transport?.close().catch(() => undefined);
+  }
+
+  private _classifyCallError(err: unknown, options: McpCallOptions): McpCallError {
+    if (err instanceof McpCallError) return err;
+    if (options.signal?.aborted) return new McpCallError('cancelled', 'the call was cancelled');
+    if (err instanceof McpError) {
+      if (err.code === ErrorCode.RequestTimeout) {
+        return new McpCallError('timeout', `no answer within ${formatSeconds(options.timeoutMs)}`, err.code);
+      }
+      if (err.code === ErrorCode.ConnectionClosed) {
+        return new McpCallError('connection_closed', this._closeReason ?? 'the server closed the connection', err.code);
+      }
+      return new McpCallError('protocol', `server error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code);
+    }
+    // Anything else failed below JSON-RPC: the request could not be sent or the stream broke.
+    this._checkLiveness();
+    return new McpCallError('connection_closed', `could not reach the server: ${describeError(err)}`);
+  }
+
+  private async _connect(signal: AbortSignal): Promise<void> {
+    const { launch } = this._o;
+    if (launch.type === 'stdio') return this._connectWith(this._stdioTransport(), signal);
+    const url = new URL(launch.url!);
+    const requestInit = { headers: { ...launch.headers } };
+    if (launch.type === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit }), signal);
+    try {
+      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit }), signal);
+    } catch (err) {
+      // The spec's backwards-compatibility rule: a 4xx to the first POST means a legacy SSE server.
+      // Authorization failures are not that; they are reported as they are.
+      const status = err instanceof StreamableHTTPError ? err.code : undefined;
+      if (signal.aborted || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw err;
+      this._o.log('info', 'harness', `Streamable HTTP answered ${status}; trying the legacy SSE transport`);
+      this._kind = 'sse';
+      await this._connectWith(new SSEClientTransport(url, { requestInit }), signal);
+    }
+  }
+
+  private async _connectWith(inner: Transport, signal: AbortSignal): Promise<void> {
+    this._client = this._createClient();
+    this._transport = new TracingTransport(inner, this._o.traceEnabled, (dir, msg) => this._traceMessage(dir, msg));
+    this._transport.onclose = () => this._onTransportClosed();
+    this._client.onerror = (err) => this._onProtocolError(err);
+    const onAbort = () => void this._transport.close();
+    signal.addEventListener('abort', onAbort);
+    try {
+      await this._client.connect(this._transport, { signal, timeout: this._o.startupTimeoutMs });
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private _stdioTransport(): McpStdioTransport {
+    const { launch } = this._o;
+    return new McpStdioTransport({
+      launch: { command: launch.command!, args: launch.args, env: launch.env, cwd: launch.cwd },
+      maxMessageBytes: this._o.maxMessageBytes,
+      shutdownGraceMs: this._o.shutdownGraceMs,
+      onStderrLine: (line) => this._o.log('info', 'stderr', line),
+      onStdoutNoise: (line) => this._o.log('warn', 'stdout', `skipped a stdout line that is not JSON-RPC: ${truncate(line, 300)}`),
+    });
+  }
+
+  private _createClient(): Client {
+    const { handlers, name } = this._o;
+    const capabilities: ClientCapabilities = {};
+    if (handlers.roots) capabilities.roots = { listChanged: true };
+    if (handlers.elicit) capabilities.elicitation = { form: { applyDefaults: true } };
+    const client = new Client(this._o.clientInfo, { capabilities });
+    if (handlers.roots) {
+      const roots = handlers.roots;
+      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [...roots()] }));
+    }
+    if (handlers.elicit) {
+      const elicit = handlers.elicit;
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(name, request.params, extra.signal));
+    }
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this._scheduleRelist('tools'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this._scheduleRelist('resources'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this._scheduleRelist('prompts'));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      const { level, logger, data } = n.params;
+      const text = typeof data === 'string' ? data : JSON.stringify(data);
+      this._o.log(mapLogLevel(level), 'server', logger ? `[${logger}] ${text}` : text);
+    });
+    return client;
+  }
+
+  private _scheduleRelist(kind: McpListKind): void {
+    if (this._closed) return;
+    clearTimeout(this._relistTimers.get(kind));
+    this._relistTimers.set(
+      kind,
+      setTimeout(() => {
+        this._relistTimers.delete(kind);
+        void this._lists.refresh(kind, this.capabilities).then((changed) => {
+          if (changed && !this._closed) this._onDidChangeLists.fire(kind);
+        });
+      }, LIST_DEBOUNCE_MS),
+    );
+  }
+
+  private _onProtocolError(err: Error): void {
+    if (this._closed) return;
+    this._o.log('warn', 'harness', `transport: ${describeError(err)}`);
+    this._checkLiveness();
+  }
+
+  /** HTTP transports do not close when the server dies; a failed ping is how we find out. */
+  private _checkLiveness(): void {
+    if (this._kind === 'stdio' || this._probing || this._closed) return;
+    this._probing = true;
+    this._client
+      .ping({ timeout: LIVENESS_TIMEOUT_MS })
+      .catch((err) => {
+        if (this._closed) return;
+        this._markClosed(`the server stopped answering: ${describeError(err)}`);
+        void this._transport.close();
+      })
+      .finally(() => (this._probing = false));
+  }
+
+  private _onTransportClosed(): void {
+    this._markClosed(this._describeTransportEnd());
+  }
+
+  private _markClosed(reason: string | undefined): void {
+    if (this._closed) return;
+    this._closed = true;
+    this._closeReason = reason ?? 'connection closed';
+    for (const timer of this._relistTimers.values()) clearTimeout(timer);
+    this._relistTimers.clear();
+    if (reason !== undefined) this._onDidClose.fire(reason);
+    this._onDidClose.dispose();
+    this._onDidChangeLists.dispose();
+  }
+
+  private _describeTransportEnd(): string {
+    const inner = this._transport.inner;
+    if (!(inner instanceof McpStdioTransport)) return 'the server closed the connection';
+    const exit = inner.exit;
+    const how = !exit
+      ? 'the server closed its output'
+      : exit.signal
+        ? `the server process was killed by ${exit.signal}`
+        : `the server process exited with code ${exit.code}`;
+    const last = this._o.stderrTail().at(-1);
+    return last ? `${how}: ${truncate(last, 300)}` : how;
+  }
+
+  private _explainStartFailure(err: unknown): Error {
+    if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed && this._closeReason) {
+      return new Error(this._closeReason);
+    }
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      return new Error(`no answer to initialize within ${formatSeconds(this._o.startupTimeoutMs)}`);
+    }
+    return new Error(describeError(err));
+  }
+
+  private _traceMessage(direction: 'send' | 'receive', message: JSONRPCMessage): void {
+    this._o.log('trace', 'rpc', `${direction === 'send' ? '→' : '←'} ${truncate(JSON.stringify(message), 4000)}`);
+  }
+}
+
+function mapLogLevel(level: string): McpLogEntry['level'] {
+  if (level === 'debug') return 'debug';
+  if (level === 'info' || level === 'notice') return 'info';
+  if (level === 'warning') return 'warn';
+  return 'error';
+}
+
+/** A short, human description of any thrown value, following `cause` chains (fetch errors hide the reason there). */
+export function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  const base = err.message || err.name;
+  return cause instanceof Error && !base.includes(cause.message) ? `${base} (${describeError(cause)})` : base;
+}
+
+export function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,256 @@
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  findUnsetVariables,
+  IMcpInputResolver,
+  McpInputDefinition,
+  McpServerDefinition,
+  McpVariableContext,
+  parseMcpConfigText,
+  resolveServerLaunch,
+} from '../../../src/core/config';
+import { TempDir } from './tempDir';
+
+let tmp: TempDir;
+beforeEach(() => {
+  tmp = new TempDir();
+});
+afterEach(() => {
+  tmp.dispose();
+});
+
+const HOME = '/home/me';
+
+/** Parses one VS Code style server entry as if it were in `<folder>/.vscode/mcp.json`. */
+function serverDef(entry: object, options: { folder?: string | null; inputs?: object[] } = {}): McpServerDefinition {
+  const folder = options.folder === null ? undefined : (options.folder ?? tmp.root);
+  const file = path.join(folder ?? tmp.root, '.vscode', 'mcp.json');
+  const text = JSON.stringify({ inputs: options.inputs ?? [], servers: { s: entry } });
+  const result = parseMcpConfigText(text, file, 'vscode', folder);
+  expect(result.errors).toEqual([]);
+  return result.servers[0];
+}
+
+/** A resolver test double that answers from a table and counts questions. */
+class FakeInputResolver implements IMcpInputResolver {
+  readonly asked: string[] = [];
+  constructor(private readonly _answers: Record<string, string | undefined>) {}
+  async resolveInput(input: McpInputDefinition, server: string): Promise<string | undefined> {
+    this.asked.push(`${server}:${input.id}`);
+    return this._answers[input.id];
+  }
+}
+
+function ctx(env: Record<string, string | undefined> = {}, extra: Partial<McpVariableContext> = {}): McpVariableContext {
+  return { env, userHome: HOME, ...extra };
+}
+
+async function launchOf(def: McpServerDefinition, context: McpVariableContext) {
+  const result = await resolveServerLaunch(def, context);
+  if (!result.ok) {
+    throw new Error(`unexpected error: ${result.error}`);
+  }
+  return result.launch;
+}
+
+async function errorOf(def: McpServerDefinition, context: McpVariableContext): Promise<string> {
+  const result = await resolveServerLaunch(def, context);
+  expect(result.ok).toBe(false);
+  return result.ok ? '' : result.error;
+}
+
+describe('resolveServerLaunch: variables', () => {
+  it('substitutes every variable form in every stdio field', async () => {
+    const def = serverDef({
+      command: '${TOOL_DIR}/bin/srv',
+      args: [
+        '--home=${userHome}',
+        '--ws=${workspaceFolder}',
+        '${env:MODE}',
+        '${MISSING:-fallback}',
+        '${EMPTY:-dflt}',
+        '${MODE:-slow}',
+        '${env:MISSING:-d2}',
+      ],
+      env: { TOKEN: '${GITHUB_TOKEN}', LITERAL: 'cost $5 and ${unclosed', EMPTY_BUT_SET: '${EMPTY}' },
+      cwd: '${workspaceFolder}/sub',
+    });
+    const launch = await launchOf(def, ctx({ TOOL_DIR: '/opt', MODE: 'fast', GITHUB_TOKEN: 'ghp_x', EMPTY: '' }));
+    expect(launch).toEqual({
+      type: 'stdio',
+      command: '/opt/bin/srv',
+      args: [`--home=${HOME}`, `--ws=${tmp.root}`, 'fast', 'fallback', 'dflt', 'fast', 'd2'],
+      env: { TOKEN: 'ghp_x', LITERAL: 'cost $5 and ${unclosed', EMPTY_BUT_SET: '' },
+      cwd: path.join(tmp.root, 'sub'),
+      headers: {},
+    });
+  });
+
+  it('substitutes url and header values of a remote server and ignores process fields', async () => {
+    const def = serverDef({
+      url: 'https://${HOST}/mcp',
+      headers: { Authorization: 'Bearer ${API_TOKEN}' },
+      env: { X: '${NOT_SET}' },
+    });
+    const launch = await launchOf(def, ctx({ HOST: 'example.com', API_TOKEN: 'secret' }));
+    expect(launch).toEqual({
+      type: 'http',
+      url: 'https://example.com/mcp',
+      args: [],
+      env: {},
+      headers: { Authorization: 'Bearer secret' },
+    });
+  });
+
+  it('reports an unset variable without a default, naming the field and never the values', async () => {
+    const def = serverDef({ command: 'srv', env: { GITHUB_TOKEN: '${GITHUB_TOKEN}', OTHER: '${SECRET_SET}' } });
+    const error = await errorOf(def, ctx({ SECRET_SET: 'hunter2' }));
+    expect(error).toBe('env var GITHUB_TOKEN is not set (used in env.GITHUB_TOKEN)');
+  });
+
+  it('reports every static problem at once', async () => {
+    const def = serverDef({ command: '${A}', args: ['${env:B}', '${config:editor.x}'] });
+    expect((await errorOf(def, ctx())).split('; ')).toEqual([
+      'env var A is not set (used in command)',
+      'env var B is not set (used in args[0])',
+      'unsupported variable ${config:editor.x} (used in args[1])',
+    ]);
+  });
+
+  it('reports ${workspaceFolder} when no folder is open', async () => {
+    const def = serverDef({ command: 'srv', cwd: '${workspaceFolder}' }, { folder: null });
+    expect(await errorOf(def, ctx())).toBe('${workspaceFolder} used but no workspace folder is open (used in cwd)');
+  });
+
+  it('finds unset variables for a doctor report', () => {
+    const def = serverDef({
+      command: '${A}',
+      args: ['${B:-x}', '${env:C}', '${A}', '${SET}'],
+      env: { D: '${D}' },
+      headers: { H: '${HEADER_ONLY}' },
+    });
+    expect(findUnsetVariables(def, { SET: '1' })).toEqual(['A', 'C', 'D']);
+    expect(findUnsetVariables(def, { A: '1', C: '', D: '1', SET: 'x' })).toEqual([]);
+  });
+
+  it('refuses a definition with a problem', async () => {
+    const file = path.join(tmp.root, '.mcp.json');
+    const [def] = parseMcpConfigText('{"mcpServers": {"ws": {"type": "websocket", "url": "x"}}}', file, 'claude').servers;
+    expect(await errorOf(def, ctx())).toBe('unsupported transport type "websocket" (expected stdio, http or sse)');
+  });
+});
+
+describe('resolveServerLaunch: inputs', () => {
+  const inputs = [
+    { type: 'promptString', id: 'api-key', description: 'API key', password: true },
+    { type: 'promptString', id: 'unused' },
+  ];
+
+  it('asks for each input once even when used several times', async () => {
+    const def = serverDef(
+      { url: 'https://h/${input:api-key}', headers: { A: '${input:api-key}', B: 'x-${input:api-key}' } },
+      { inputs },
+    );
+    const resolver = new FakeInputResolver({ 'api-key': 'k1' });
+    const launch = await launchOf(def, ctx({}, { inputResolver: resolver }));
+    expect(launch.url).toBe('https://h/k1');
+    expect(launch.headers).toEqual({ A: 'k1', B: 'x-k1' });
+    expect(resolver.asked).toEqual(['s:api-key']);
+  });
+
+  it('reports a cancelled input', async () => {
+    const def = serverDef({ command: 'srv', env: { KEY: '${input:api-key}' } }, { inputs });
+    const resolver = new FakeInputResolver({});
+    expect(await errorOf(def, ctx({}, { inputResolver: resolver }))).toBe('input "api-key" was not provided (used in env.KEY)');
+  });
+
+  it('reports an undeclared input without prompting', async () => {
+    const def = serverDef({ command: 'srv', args: ['${input:x}', '${input:api-key}'] }, { inputs });
+    const resolver = new FakeInputResolver({ 'api-key': 'k' });
+    expect(await errorOf(def, ctx({}, { inputResolver: resolver }))).toBe(
+      'unknown input "x" (declare it under "inputs") (used in args[0])',
+    );
+    expect(resolver.asked).toEqual([]);
+  });
+
+  it('reports an input when there is no editor to ask', async () => {
+    const def = serverDef({ command: 'srv', args: ['${input:api-key}'] }, { inputs });
+    expect(await errorOf(def, ctx())).toBe('input "api-key" needs an editor to prompt for it (used in args[0])');
+  });
+
+  it('reports a resolver failure as a value', async () => {
+    const def = serverDef({ command: 'srv', args: ['${input:api-key}'] }, { inputs });
+    const resolver: IMcpInputResolver = { resolveInput: () => Promise.reject(new Error('secret storage unavailable')) };
+    expect(await errorOf(def, ctx({}, { inputResolver: resolver }))).toBe(
+      'input "api-key" could not be read: secret storage unavailable (used in args[0])',
+    );
+  });
+});
+
+describe('resolveServerLaunch: envFile and cwd', () => {
+  it('reads a dotenv file relative to the workspace folder; env entries win', async () => {
+    tmp.write(
+      'config/.env',
+      [
+        '# comment',
+        '',
+        'PLAIN=value # trailing comment',
+        'export EXPORTED=yes',
+        "SINGLE='a # not a comment \\n'",
+        'DOUBLE="line1\\nline2 \\"q\\""',
+        'OVERRIDDEN=from-file',
+        'not an assignment',
+      ].join('\n'),
+    );
+    const def = serverDef({ command: 'srv', envFile: 'config/.env', env: { OVERRIDDEN: 'from-env' } });
+    const launch = await launchOf(def, ctx());
+    expect(launch.env).toEqual({
+      PLAIN: 'value',
+      EXPORTED: 'yes',
+      SINGLE: 'a # not a comment \\n',
+      DOUBLE: 'line1\nline2 "q"',
+      OVERRIDDEN: 'from-env',
+    });
+  });
+
+  it('substitutes variables in envFile before reading it', async () => {
+    const file = tmp.write('secrets/app.env', 'K=v\n');
+    const def = serverDef({ command: 'srv', envFile: '${SECRETS}/app.env' });
+    const launch = await launchOf(def, ctx({ SECRETS: path.dirname(file) }));
+    expect(launch.env).toEqual({ K: 'v' });
+  });
+
+  it('reports a missing envFile naming the path', async () => {
+    const def = serverDef({ command: 'srv', envFile: '.env.missing' });
+    expect(await errorOf(def, ctx())).toBe(`envFile not found: ${path.join(tmp.root, '.env.missing')}`);
+  });
+
+  it('resolves relative envFile and cwd against the config file folder when no folder is open', async () => {
+    tmp.write('.vscode/local.env', 'A=1');
+    const def = serverDef({ command: 'srv', envFile: 'local.env', cwd: '..' }, { folder: null });
+    const launch = await launchOf(def, ctx());
+    expect(launch.env).toEqual({ A: '1' });
+    expect(launch.cwd).toBe(tmp.root);
+  });
+
+  it('defaults cwd to the workspace folder, else leaves it unset', async () => {
+    expect((await launchOf(serverDef({ command: 'srv' }), ctx())).cwd).toBe(tmp.root);
+    expect((await launchOf(serverDef({ command: 'srv' }, { folder: null }), ctx())).cwd).toBeUndefined();
+    expect((await launchOf(serverDef({ command: 'srv', cwd: '/abs/dir' }), ctx())).cwd).toBe(path.normalize('/abs/dir'));
+    expect((await launchOf(serverDef({ command: 'srv', cwd: 'rel' }), ctx())).cwd).toBe(path.join(tmp.root, 'rel'));
+  });
+
+  it('needs a folder for a relative path in a host-supplied entry', async () => {
+    const def: McpServerDefinition = {
+      ...serverDef({ command: 'srv', cwd: '${SUB}' }, { folder: null }),
+      origin: { source: 'user', file: 'settings.json', jsonPath: 'mcpHarness.servers.s' },
+    };
+    expect(await errorOf(def, ctx({ SUB: 'private-name' }))).toBe('relative cwd "${SUB}" needs a workspace folder to resolve against');
+  });
+
+  it('uses an injected readFile for envFile', async () => {
+    const def = serverDef({ command: 'srv', envFile: '/virtual/.env' });
+    const launch = await launchOf(def, ctx({}, { readFile: async () => 'V=1' }));
+    expect(launch.env).toEqual({ V: '1' });
+  });
+});

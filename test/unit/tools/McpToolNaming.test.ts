@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import {
+  computeMcpToolNames,
+  MAX_TOOL_NAME_LENGTH,
+  mcpToolCandidateName,
+  McpToolRef,
+  sanitizeToolNamePart,
+} from '../../../src/core/tools/McpToolNaming';
+import { McpToolNameTable } from '../../../src/core/tools/McpToolNameTable';
+
+const VALID_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+function ref(server: string, tool: string): McpToolRef {
+  return { server, tool };
+}
+
+/** The table as sorted [name, server, tool] rows, for order-independent comparison. */
+function rows(table: Iterable<[string, McpToolRef]>): string[][] {
+  return [...table].map(([name, r]) => [name, r.server, r.tool]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
+/** A small deterministic PRNG so that failures reproduce. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function shuffle<T>(items: T[], next: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
+}
+
+describe('sanitizeToolNamePart', () => {
+  it('replaces characters outside [A-Za-z0-9_-] with _', () => {
+    expect(sanitizeToolNamePart('read file.v2/x')).toBe('read_file_v2_x');
+    expect(sanitizeToolNamePart('ok_Name-9')).toBe('ok_Name-9');
+  });
+
+  it('replaces a character outside the BMP with a single _', () => {
+    expect(sanitizeToolNamePart('a😀b')).toBe('a_b');
+  });
+});
+
+describe('mcpToolCandidateName', () => {
+  it('prefixes the sanitized pair', () => {
+    expect(mcpToolCandidateName(ref('my.server', 'read file'))).toBe('mcp__my_server__read_file');
+  });
+
+  it('caps long names at 64 characters with a stable hash of the full pair', () => {
+    const long = ref('server', 'x'.repeat(100));
+    const name = mcpToolCandidateName(long);
+    expect(name).toHaveLength(MAX_TOOL_NAME_LENGTH);
+    expect(name).toMatch(/^mcp__server__x+_[0-9a-f]{6}$/);
+    expect(mcpToolCandidateName(ref('server', 'x'.repeat(100)))).toBe(name);
+    expect(mcpToolCandidateName(ref('server', 'x'.repeat(101)))).not.toBe(name);
+  });
+
+  it('hashes the original pair, so pairs that sanitize alike get different long names', () => {
+    const a = mcpToolCandidateName(ref('s', `${'y'.repeat(70)}.a`));
+    const b = mcpToolCandidateName(ref('s', `${'y'.repeat(70)}_a`));
+    expect(a).not.toBe(b);
+    expect(a.slice(0, -6)).toBe(b.slice(0, -6));
+  });
+
+  it('keeps numbered variants within 64 characters', () => {
+    expect(mcpToolCandidateName(ref('s', 't'), 2)).toBe('mcp__s__t_2');
+    const long = mcpToolCandidateName(ref('s', 'z'.repeat(80)), 12);
+    expect(long).toHaveLength(MAX_TOOL_NAME_LENGTH);
+    expect(long).toMatch(/_[0-9a-f]{6}_12$/);
+    const edge = mcpToolCandidateName(ref('s', 'w'.repeat(64 - 'mcp__s__'.length)), 2);
+    expect(edge).toHaveLength(MAX_TOOL_NAME_LENGTH);
+    expect(edge).toMatch(/_[0-9a-f]{6}_2$/);
+  });
+});
+
+describe('computeMcpToolNames', () => {
+  it('gives a shared name to the first pair by server, then tool, and suffixes the rest', () => {
+    const table = computeMcpToolNames([], [ref('a_b', 'x'), ref('a.b', 'x'), ref('a-b', 'x'), ref('a b', 'x')]);
+    expect(rows(table)).toEqual([
+      ['mcp__a-b__x', 'a-b', 'x'],
+      ['mcp__a_b__x', 'a b', 'x'],
+      ['mcp__a_b__x_2', 'a.b', 'x'],
+      ['mcp__a_b__x_3', 'a_b', 'x'],
+    ]);
+  });
+
+  it('is independent of insertion order', () => {
+    const refs = [
+      ref('fs', 'read'),
+      ref('fs', 'read.'),
+      ref('fs.', 'read'),
+      ref('fs_', 'read'),
+      ref('x', 'y'.repeat(90)),
+      ref('x', `${'y'.repeat(90)}!`),
+      ref('a__b', 'c'),
+      ref('a', 'b__c'),
+    ];
+    const expected = rows(computeMcpToolNames(['mcp__fs__read'], refs));
+    const next = random(7);
+    for (let i = 0; i < 20; i++) {
+      expect(rows(computeMcpToolNames(['mcp__fs__read'], shuffle(refs, next)))).toEqual(expected);
+    }
+  });
+
+  it('lets a built-in keep its name', () => {
+    const table = computeMcpToolNames(['mcp__s__t'], [ref('s', 't')]);
+    expect(rows(table)).toEqual([['mcp__s__t_2', 's', 't']]);
+  });
+
+  it('skips suffixes that are built-in names or another pair\'s own name', () => {
+    const table = computeMcpToolNames(['mcp__s__x_y_3'], [ref('s', 'x.y'), ref('s', 'x_y'), ref('s', 'x_y_2')]);
+    expect(rows(table)).toEqual([
+      ['mcp__s__x_y', 's', 'x.y'],
+      ['mcp__s__x_y_2', 's', 'x_y_2'],
+      ['mcp__s__x_y_4', 's', 'x_y'],
+    ]);
+  });
+
+  it('numbers many losers of one name in order, skipping taken numbers', () => {
+    const table = computeMcpToolNames([], ['x%', 'x__3', 'x$', 'x!', 'x#'].map((t) => ref('s', t)));
+    expect(rows(table)).toEqual([
+      ['mcp__s__x_', 's', 'x!'],
+      ['mcp__s__x__2', 's', 'x#'],
+      ['mcp__s__x__3', 's', 'x__3'],
+      ['mcp__s__x__4', 's', 'x$'],
+      ['mcp__s__x__5', 's', 'x%'],
+    ]);
+  });
+
+  it('routes names containing __ to the right pair, never by splitting', () => {
+    const table = computeMcpToolNames([], [ref('a__b', 'c'), ref('a', 'b__c')]);
+    expect(table.get('mcp__a__b__c')).toEqual(ref('a', 'b__c'));
+    expect(table.get('mcp__a__b__c_2')).toEqual(ref('a__b', 'c'));
+  });
+
+  it('gives unique valid names to many colliding long pairs', () => {
+    const refs: McpToolRef[] = [];
+    for (let i = 0; i < 50; i++) refs.push(ref(`server.${i % 3}`, `${'n'.repeat(60)}${i % 5}`), ref(`server_${i % 3}`, `t${i}`));
+    const table = computeMcpToolNames([], refs);
+    const unique = new Set(refs.map((r) => `${r.server}\0${r.tool}`));
+    expect(table.size).toBe(unique.size);
+    for (const name of table.keys()) expect(name).toMatch(VALID_NAME);
+  });
+});
+
+describe('McpToolNameTable', () => {
+  it('routes exposed names back to the original pair', () => {
+    const table = new McpToolNameTable();
+    table.setServer('my.srv', ['read file', 'a__b']);
+    expect(table.resolve('mcp__my_srv__read_file')).toEqual(ref('my.srv', 'read file'));
+    expect(table.resolve('mcp__my_srv__a__b')).toEqual(ref('my.srv', 'a__b'));
+    expect(table.nameOf('my.srv', 'a__b')).toBe('mcp__my_srv__a__b');
+    expect(table.resolve('mcp__my_srv__nope')).toBeUndefined();
+  });
+
+  it('gives a suffixed name back when the name it skipped is freed', () => {
+    const table = new McpToolNameTable();
+    table.setServer('s__x', ['2']); // holds mcp__s__x__2
+    table.setServer('s', ['x.', 'x_']); // both want mcp__s__x_
+    expect(table.nameOf('s', 'x_')).toBe('mcp__s__x__3');
+    table.removeServer('s__x');
+    expect(table.nameOf('s', 'x_')).toBe('mcp__s__x__2');
+    table.setServer('s__x', ['2']);
+    expect(table.nameOf('s__x', '2')).toBe('mcp__s__x__2');
+    expect(table.nameOf('s', 'x_')).toBe('mcp__s__x__3');
+  });
+
+  it.each([1, 42, 2024])('always matches the pure computation, whatever the updates (seed %i)', (seed) => {
+    const next = random(seed);
+    const servers = ['a', 'a.', 'a_', 'a__b', 'a__x', 'b', 'long'.repeat(10)];
+    const tools = ['x', 'x.', 'x_', 'x_2', 'x_3', 'x._2', '2', 'b__x', 'q'.repeat(70), `${'q'.repeat(70)}.`];
+    const builtins = ['mcp__a__x', 'mcp__a__x_2', 'mcp__a__x_3', 'mcp__b__x_'];
+    const table = new McpToolNameTable();
+    const state = new Map<string, string[]>();
+    const active = new Set<string>();
+    for (let step = 0; step < 300; step++) {
+      const roll = next();
+      if (roll < 0.1) {
+        const name = builtins[Math.floor(next() * builtins.length)];
+        if (active.delete(name)) {
+          table.removeBuiltin(name);
+        } else {
+          active.add(name);
+          table.addBuiltin(name);
+        }
+      } else if (roll < 0.25) {
+        const server = servers[Math.floor(next() * servers.length)];
+        table.removeServer(server);
+        state.delete(server);
+      } else {
+        const server = servers[Math.floor(next() * servers.length)];
+        const list = tools.filter(() => next() < 0.5);
+        table.setServer(server, list);
+        state.set(server, list);
+      }
+      const refs = [...state].flatMap(([server, list]) => list.map((tool) => ref(server, tool)));
+      expect(rows(table.entries())).toEqual(rows(computeMcpToolNames(active, refs)));
+    }
+  });
+});

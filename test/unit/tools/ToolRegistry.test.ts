@@ -1,0 +1,235 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { computeMcpToolNames } from '../../../src/core/tools/McpToolNaming';
+import { ToolRegistry } from '../../../src/core/tools/ToolRegistry';
+import type { BuiltinTool } from '../../../src/core/tools/types';
+
+const registries: ToolRegistry[] = [];
+
+afterEach(() => {
+  for (const registry of registries.splice(0)) registry.dispose();
+});
+
+function setup() {
+  const warnings: string[] = [];
+  const registry = new ToolRegistry({ logger: { warn: (m) => warnings.push(m) } });
+  registries.push(registry);
+  let changes = 0;
+  registry.onDidChange(() => changes++);
+  return { registry, warnings, changes: () => changes };
+}
+
+function tool(name: string, extra: Partial<Tool> = {}): Tool {
+  return { name, inputSchema: { type: 'object' }, ...extra };
+}
+
+function builtin(name: string): BuiltinTool {
+  return {
+    name,
+    description: `built-in ${name}`,
+    inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+    invoke: async () => ({ isError: false, text: 'ok', content: [] }),
+  };
+}
+
+/** Lets a test hand over what a lying server might list. */
+function lying(value: unknown[]): Tool[] {
+  return value as Tool[];
+}
+
+describe('ToolRegistry', () => {
+  it('exposes MCP tools under prefixed names and resolves to the original tool', () => {
+    const { registry } = setup();
+    const read = tool('read.file', { description: 'Reads', title: 'Read', annotations: { readOnlyHint: true } });
+    registry.setServerTools('fs', [read]);
+    expect(registry.getTools()).toEqual([
+      {
+        name: 'mcp__fs__read_file',
+        description: 'Reads',
+        title: 'Read',
+        inputSchema: { type: 'object' },
+        annotations: { readOnlyHint: true },
+        source: { kind: 'mcp', server: 'fs', tool: 'read.file' },
+      },
+    ]);
+    const resolved = registry.resolve('mcp__fs__read_file');
+    expect(resolved).toMatchObject({ kind: 'mcp', server: 'fs' });
+    expect(resolved?.kind === 'mcp' && resolved.tool).toBe(read);
+    expect(registry.getTool('mcp__fs__read_file')?.name).toBe('mcp__fs__read_file');
+    expect(registry.resolve('mcp__fs__nope')).toBeUndefined();
+  });
+
+  it('fires onDidChange only when the exposed tools change', () => {
+    const { registry, changes } = setup();
+    registry.setServerTools('s', []);
+    expect(changes()).toBe(0);
+    registry.setServerTools('s', [tool('a'), tool('b')]);
+    expect(changes()).toBe(1);
+    registry.setServerTools('s', [tool('a'), tool('b')]);
+    expect(changes()).toBe(1);
+    registry.setServerTools('s', [tool('a'), tool('b', { description: 'now described' })]);
+    expect(changes()).toBe(2);
+    registry.setServerTools('s', [tool('b', { description: 'now described' }), tool('a')]);
+    expect(changes()).toBe(3);
+    registry.removeServer('unknown');
+    expect(changes()).toBe(3);
+    registry.removeServer('s');
+    expect(changes()).toBe(4);
+    registry.removeServer('s');
+    expect(changes()).toBe(4);
+  });
+
+  it('keeps the newest tool object when a re-listing changes nothing visible', () => {
+    const { registry, changes } = setup();
+    registry.setServerTools('s', [tool('a')]);
+    const relisted = tool('a', { _meta: { revision: 2 } });
+    registry.setServerTools('s', [relisted]);
+    expect(changes()).toBe(1);
+    const resolved = registry.resolve('mcp__s__a');
+    expect(resolved?.kind === 'mcp' && resolved.tool).toBe(relisted);
+  });
+
+  it('lists built-ins first, then servers in the order first added, tools in server order', () => {
+    const { registry } = setup();
+    registry.setServerTools('zeta', [tool('z2'), tool('z1')]);
+    registry.setServerTools('alpha', [tool('a1')]);
+    registry.registerBuiltin(builtin('search'));
+    registry.setServerTools('zeta', [tool('z3'), tool('z2')]);
+    expect(registry.getTools().map((t) => t.name)).toEqual(['search', 'mcp__zeta__z3', 'mcp__zeta__z2', 'mcp__alpha__a1']);
+    registry.removeServer('zeta');
+    registry.setServerTools('zeta', [tool('z1')]);
+    expect(registry.getTools().map((t) => t.name)).toEqual(['search', 'mcp__alpha__a1', 'mcp__zeta__z1']);
+  });
+
+  it('gives a clashing name to the built-in, and back to the MCP tool when the built-in goes', () => {
+    const { registry, changes } = setup();
+    registry.setServerTools('s', [tool('t')]);
+    const registration = registry.registerBuiltin(builtin('mcp__s__t'));
+    expect(changes()).toBe(2);
+    expect(registry.resolve('mcp__s__t')?.kind).toBe('builtin');
+    expect(registry.resolve('mcp__s__t_2')).toMatchObject({ kind: 'mcp', server: 's' });
+    expect(registry.getTools().map((t) => t.name)).toEqual(['mcp__s__t', 'mcp__s__t_2']);
+    registration.dispose();
+    registration.dispose();
+    expect(changes()).toBe(3);
+    expect(registry.getTools().map((t) => t.name)).toEqual(['mcp__s__t']);
+    expect(registry.resolve('mcp__s__t')?.kind).toBe('mcp');
+  });
+
+  it('rejects a duplicate or invalid built-in name', () => {
+    const { registry } = setup();
+    registry.registerBuiltin(builtin('search'));
+    expect(() => registry.registerBuiltin(builtin('search'))).toThrow(/already registered/);
+    expect(() => registry.registerBuiltin(builtin('bad name'))).toThrow(/invalid/);
+  });
+
+  it('routes servers whose names contain __ without confusing them', () => {
+    const { registry } = setup();
+    registry.setServerTools('a__b', [tool('c')]);
+    registry.setServerTools('a', [tool('b__c')]);
+    expect(registry.resolve('mcp__a__b__c')).toMatchObject({ kind: 'mcp', server: 'a', exposed: { source: { tool: 'b__c' } } });
+    expect(registry.resolve('mcp__a__b__c_2')).toMatchObject({ kind: 'mcp', server: 'a__b', exposed: { source: { tool: 'c' } } });
+  });
+
+  it('skips badly shaped tools with a warning and fills in defaults', () => {
+    const { registry, warnings } = setup();
+    registry.setServerTools(
+      'liar',
+      lying([
+        { inputSchema: { type: 'object' } },
+        { name: '', inputSchema: { type: 'object' } },
+        { name: 'bad', inputSchema: 'object' },
+        null,
+        { name: 'bare' },
+        { name: 'bare', description: 'again' },
+        { name: 'odd', description: 7, title: 3, annotations: 'x', outputSchema: [] },
+      ]),
+    );
+    expect(registry.getTools()).toEqual([
+      { name: 'mcp__liar__bare', description: '', inputSchema: { type: 'object' }, source: { kind: 'mcp', server: 'liar', tool: 'bare' } },
+      { name: 'mcp__liar__odd', description: '', inputSchema: { type: 'object' }, source: { kind: 'mcp', server: 'liar', tool: 'odd' } },
+    ]);
+    expect(warnings).toHaveLength(5);
+    expect(warnings.every((w) => w.startsWith('server "liar": skipped'))).toBe(true);
+    expect(warnings.some((w) => w.includes('"bad"'))).toBe(true);
+    expect(registry.validateArguments('mcp__liar__bare', undefined)).toBeUndefined();
+    expect(registry.validateArguments('mcp__liar__bare', 'text')).toBe(
+      'invalid arguments for mcp__liar__bare: arguments must be object',
+    );
+  });
+
+  it('validates arguments for MCP and built-in tools', () => {
+    const { registry, warnings } = setup();
+    registry.registerBuiltin(builtin('search'));
+    registry.setServerTools('s', [
+      tool('read', { inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }),
+      tool('broken', { inputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } } }),
+    ]);
+    expect(registry.validateArguments('mcp__s__read', { path: '/x' })).toBeUndefined();
+    expect(registry.validateArguments('mcp__s__read', undefined)).toBe(
+      'invalid arguments for mcp__s__read: missing required argument "path"',
+    );
+    expect(registry.validateArguments('search', { q: 1 })).toBe('invalid arguments for search: "q": must be string');
+    expect(registry.validateArguments('mcp__s__nope', {})).toBe('unknown tool "mcp__s__nope"');
+    expect(registry.validateArguments('mcp__s__broken', { a: 1 })).toBeUndefined();
+    registry.setServerTools('s', [
+      tool('read', { inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }),
+      tool('broken', { inputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } } }),
+    ]);
+    expect(registry.validateArguments('mcp__s__broken', { a: 2 })).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('tool "broken" of server "s"');
+  });
+
+  it('stops firing once disposed', () => {
+    const { registry, changes } = setup();
+    registry.dispose();
+    registry.setServerTools('s', [tool('a')]);
+    expect(changes()).toBe(0);
+  });
+
+  it('handles 10,000 tools across 100 servers', () => {
+    const { registry, changes } = setup();
+    registry.registerBuiltin(builtin('mcp__server_7__tool_7'));
+    const servers = Array.from({ length: 100 }, (_, s) => [
+      // Every tenth server's name sanitizes like its neighbour's, to force collisions.
+      s % 10 === 0 ? `server.${s + 1}` : `server_${s}`,
+      Array.from({ length: 100 }, (_, t) => tool(`tool_${t}`, { description: `tool ${t} of ${s}` })),
+    ] as const);
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    for (const [server, tools] of servers) registry.setServerTools(server, tools);
+    const listed = registry.getTools();
+    const wall = (performance.now() - started).toFixed(1);
+    const user = (process.cpuUsage(cpu).user / 1000).toFixed(1);
+    console.log(`ToolRegistry: 10,000 tools on 100 servers set and listed in ${wall} ms (${user} ms CPU)`);
+
+    expect(changes()).toBe(101);
+    expect(listed).toHaveLength(10_001);
+    expect(new Set(listed.map((t) => t.name)).size).toBe(10_001);
+    const refs = servers.flatMap(([server, tools]) => tools.map((t) => ({ server, tool: t.name })));
+    const expected = computeMcpToolNames(['mcp__server_7__tool_7'], refs);
+    for (const [name, ref] of expected) {
+      const resolved = registry.resolve(name);
+      expect(resolved?.kind === 'mcp' && [resolved.server, resolved.tool.name]).toEqual([ref.server, ref.tool]);
+    }
+    expect(registry.resolve('mcp__server_1__tool_0')).toMatchObject({ server: 'server.1' });
+    expect(registry.resolve('mcp__server_1__tool_0_2')).toMatchObject({ server: 'server_1' });
+  });
+});
+
+describe('ToolRegistry server order', () => {
+  it('lists servers in the order the host sets, whatever order they connected in', () => {
+    const registry = new ToolRegistry();
+    const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const } });
+    registry.setServerTools('b', [tool('x')]);
+    registry.setServerTools('a', [tool('y')]);
+    expect(registry.getTools().map((t) => t.name)).toEqual(['mcp__b__x', 'mcp__a__y']);
+    let changes = 0;
+    registry.onDidChange(() => changes++);
+    registry.setServerOrder(['a', 'b']);
+    expect(registry.getTools().map((t) => t.name)).toEqual(['mcp__a__y', 'mcp__b__x']);
+    registry.setServerOrder(['a', 'b']);
+    expect(changes).toBe(1);
+  });
+});
