@@ -1,0 +1,229 @@
+#!/usr/bin/env node
+// Installs what running a real VS Code needs, outside the project, once:
+//   - Debian packages: chromium and fonts (the browser that drives the workbench), and the compilers
+//     and headers code-server's native modules build with;
+//   - Node 24 from the npm registry (code-server's postinstall accepts only the Node major it targets);
+//   - code-server, compiled against that Node, in ${MCP_HARNESS_CACHE:-~/.cache/mcp-harness}.
+// code-server stays out of package.json: its postinstall breaks `npm ci` on the project's Node 20.
+//
+// CLI: `node scripts/toolchain.mjs [--node24 | --all]` prints KEY=VALUE lines on stdout (progress goes
+// to stderr), so a shell can `eval "$(node scripts/toolchain.mjs --node24)"`.
+// Module: `await ensureToolchain({ codeServer: true })`.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const NODE24_VERSION = '24.22.3';
+export const CODE_SERVER_VERSION = '4.139.1'; // bundles VS Code 1.139.1
+
+/** Debian packages by what proves they are present. */
+const APT_PACKAGES = [
+  { name: 'chromium', present: () => hasCommand('chromium') },
+  { name: 'fonts-liberation', present: () => hasDebian('fonts-liberation') },
+  { name: 'libkrb5-dev', present: () => hasDebian('libkrb5-dev') },
+  { name: 'build-essential', present: () => hasCommand('g++') && hasCommand('make') },
+  { name: 'pkg-config', present: () => hasCommand('pkg-config') },
+  { name: 'python3', present: () => hasCommand('python3') },
+];
+
+/** Longer than any install takes; a lock this old is left over. */
+const LOCK_STALE_MS = 30 * 60_000;
+
+/** Where the toolchain lives; shared by every checkout of the project on this machine. */
+export function cacheDir() {
+  return process.env.MCP_HARNESS_CACHE || join(homedir(), '.cache', 'mcp-harness');
+}
+
+/**
+ * Makes sure Node 24 (and unless `codeServer` is false, the Debian packages and code-server) are
+ * installed. Safe to call from several processes at once: installs are serialised by a lock in the
+ * cache and each lands by an atomic rename.
+ * @param {{ codeServer?: boolean, log?: (line: string) => void }} [options]
+ * @returns {Promise<{ cache: string, node24: string, codeServer?: string, chromium?: string }>}
+ */
+export async function ensureToolchain({ codeServer = true, log = (l) => process.stderr.write(`[toolchain] ${l}\n`) } = {}) {
+  const cache = cacheDir();
+  mkdirSync(join(cache, 'logs'), { recursive: true });
+  const release = await acquireLock(join(cache, '.lock'), log);
+  try {
+    if (codeServer) installAptPackages(cache, log);
+    const node24 = await ensureNode24(cache, log);
+    if (!codeServer) return { cache, node24 };
+    const entry = await ensureCodeServer(cache, node24, log);
+    return { cache, node24, codeServer: entry, chromium: process.env.CHROMIUM || '/usr/bin/chromium' };
+  } finally {
+    release();
+  }
+}
+
+function installAptPackages(cache, log) {
+  const missing = APT_PACKAGES.filter((p) => !p.present()).map((p) => p.name);
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    throw new Error(`missing Debian packages; run: sudo apt-get install -y ${missing.join(' ')}`);
+  }
+  log(`apt-get install ${missing.join(' ')}`);
+  const logFile = join(cache, 'logs', 'apt.log');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  runLogged('apt-get', ['update'], { env, logFile });
+  runLogged('apt-get', ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', ...missing], { env, logFile, append: true });
+}
+
+async function ensureNode24(cache, log) {
+  const pkg = `node-linux-${process.arch}`;
+  const dir = join(cache, `node-${NODE24_VERSION}`);
+  const bin = join(dir, 'node_modules', pkg, 'bin', 'node');
+  if (existsSync(join(dir, '.ok')) && existsSync(bin)) return bin;
+  log(`installing ${pkg}@${NODE24_VERSION}`);
+  await installInto(dir, `${pkg}@${NODE24_VERSION}`, { logFile: join(cache, 'logs', `node-${NODE24_VERSION}.log`) });
+  return bin;
+}
+
+async function ensureCodeServer(cache, node24, log) {
+  const dir = join(cache, `code-server-${CODE_SERVER_VERSION}`);
+  const entry = join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+  if (existsSync(join(dir, '.ok')) && existsSync(entry)) return entry;
+  log(`installing code-server@${CODE_SERVER_VERSION} (compiles native modules: about 3 minutes on 2 cores)`);
+  const nodeHome = join(node24, '..', '..');
+  // node-gyp must build against Node 24's own headers; without nodedir it tries to download them.
+  const env = {
+    ...process.env,
+    PATH: `${join(nodeHome, 'bin')}:${process.env.PATH}`,
+    npm_config_nodedir: nodeHome,
+    JOBS: 'max',
+  };
+  await installInto(dir, `code-server@${CODE_SERVER_VERSION}`, {
+    env,
+    allowScripts: { 'code-server': true, argon2: true },
+    logFile: join(cache, 'logs', `code-server-${CODE_SERVER_VERSION}.log`),
+  });
+  return entry;
+}
+
+/** `npm install spec` into a fresh sibling folder, then renames it to `dir`. */
+async function installInto(dir, spec, { env = process.env, allowScripts = {}, logFile }) {
+  // Under the lock, any earlier staging folder belongs to an interrupted install.
+  for (const name of readdirSync(dirname(dir))) {
+    if (name.startsWith(`${basename(dir)}.partial-`)) rmSync(join(dirname(dir), name), { recursive: true, force: true });
+  }
+  const staging = `${dir}.partial-${process.pid}`;
+  mkdirSync(join(staging, '.tmp'), { recursive: true });
+  writeFileSync(join(staging, 'package.json'), JSON.stringify({ name: 'mcp-harness-toolchain', private: true, allowScripts }));
+  const started = Date.now();
+  try {
+    await runLoggedAsync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', spec], {
+      cwd: staging, env: { ...env, TMPDIR: join(staging, '.tmp') }, logFile,
+    });
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  rmSync(join(staging, '.tmp'), { recursive: true, force: true });
+  writeFileSync(join(staging, '.ok'), `${spec} installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+}
+
+function runLogged(command, args, { env, logFile, append = false }) {
+  writeFileSync(logFile, `$ ${command} ${args.join(' ')}\n`, { flag: append ? 'a' : 'w' });
+  const result = spawnSync(command, args, { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  writeFileSync(logFile, `${result.stdout ?? ''}${result.stderr ?? ''}`, { flag: 'a' });
+  if (result.status !== 0) throw errorWithLog(`${command} ${args.join(' ')} exited with ${result.status}`, logFile, result.error);
+}
+
+function runLoggedAsync(command, args, { cwd, env, logFile }) {
+  writeFileSync(logFile, `$ ${command} ${args.join(' ')}\n`);
+  const out = createWriteStream(logFile, { flags: 'a' });
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('error', reject);
+    child.on('close', (code) => out.end(() => {
+      if (code === 0) resolve();
+      else reject(errorWithLog(`${command} ${args.join(' ')} exited with ${code}`, logFile));
+    }));
+  });
+}
+
+/** Prints the end of an install log and returns the error to throw. */
+function errorWithLog(what, logFile, cause) {
+  const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
+  process.stderr.write(`${tail}\n`);
+  return new Error(`${what} (full log: ${logFile})`, { cause });
+}
+
+/** A lock folder holding the owner's PID; a lock whose owner is gone or that is too old is taken over. */
+async function acquireLock(lockDir, log) {
+  let waitingSaid = false;
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      writeFileSync(join(lockDir, 'pid'), String(process.pid));
+      return () => rmSync(lockDir, { recursive: true, force: true });
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    if (isStale(lockDir)) {
+      rmSync(lockDir, { recursive: true, force: true });
+      continue;
+    }
+    if (!waitingSaid) log(`waiting for another install to finish (${lockDir})`);
+    waitingSaid = true;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** The owner is gone, or has held the lock far longer than an install takes (its PID may have been reused). */
+function isStale(lockDir) {
+  let pid;
+  let age;
+  try {
+    pid = Number(readFileSync(join(lockDir, 'pid'), 'utf8'));
+    age = Date.now() - statSync(lockDir).mtimeMs;
+  } catch {
+    return false; // just created; the owner has not written its PID yet
+  }
+  if (age > LOCK_STALE_MS) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return error.code === 'ESRCH';
+  }
+}
+
+function hasCommand(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+}
+
+function hasDebian(name) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.includes('install ok installed');
+}
+
+function shellQuote(value) {
+  return /^[\w./:@%+=-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+async function main(argv) {
+  const unknown = argv.filter((a) => a !== '--node24' && a !== '--all');
+  if (unknown.length > 0) {
+    process.stderr.write('usage: node scripts/toolchain.mjs [--node24 | --all]\n');
+    return 2;
+  }
+  const result = await ensureToolchain({ codeServer: !argv.includes('--node24') });
+  const lines = [['MCP_HARNESS_CACHE', result.cache], ['N24', result.node24]];
+  if (result.codeServer) lines.push(['CODE_SERVER', result.codeServer], ['CHROMIUM', result.chromium]);
+  for (const [key, value] of lines) process.stdout.write(`${key}=${shellQuote(value)}\n`);
+  return 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => { process.exitCode = code; },
+    (error) => { process.stderr.write(`[toolchain] ${error.message}\n`); process.exitCode = 1; },
+  );
+}

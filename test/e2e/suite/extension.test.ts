@@ -1,0 +1,125 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { suite, suiteSetup, test } from 'mocha';
+import * as vscode from 'vscode';
+import type { McpHarnessApi } from '../../../src/extension/McpHarnessExtension';
+import { AWAITING_APPROVAL } from '../../../src/extension/ServerApprovals';
+
+const EXTENSION_ID = 'mcp-harness.mcp-harness';
+
+// Runs inside a real extension host with the fixture workspace (test/e2e/fixtures/workspace, copied
+// to a scratch folder by the runner) open. Its .mcp.json starts real reference and fixture servers.
+suite('Trusted workspace: MCP Harness', function () {
+  this.timeout(60_000);
+  let api: McpHarnessApi;
+  let folder: string;
+  let configFile: string;
+  let original: string;
+
+  suiteSetup(async () => {
+    const extension = vscode.extensions.getExtension<McpHarnessApi>(EXTENSION_ID);
+    assert.ok(extension, `${EXTENSION_ID} is not loaded`);
+    api = await extension.activate();
+    folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    configFile = path.join(folder, '.mcp.json');
+    original = fs.readFileSync(configFile, 'utf8');
+    console.log(`activate() took ${api.activationMs} ms`);
+  });
+
+  test('registers every command', async () => {
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of [
+      'mcpHarness.reload', 'mcpHarness.addServer', 'mcpHarness.removeServer', 'mcpHarness.startServer', 'mcpHarness.stopServer',
+      'mcpHarness.restartServer', 'mcpHarness.showServerLog', 'mcpHarness.openConfiguration', 'mcpHarness.showTools', 'mcpHarness.clearInputs',
+    ]) {
+      assert.ok(commands.includes(id), `${id} is not registered`);
+    }
+  });
+
+  test('activation returns before the servers connect', () => {
+    assert.equal(typeof api.activationMs, 'number');
+    assert.ok(api.harness.servers().length >= 0);
+  });
+
+  test('workspace servers wait for approval and start nothing until given it', async () => {
+    await until(() => api.harness.servers().length > 0 && api.harness.servers().every((s) => s.state !== 'stopped' && s.state !== 'starting'), 'servers listed');
+    const workspaceServers = api.harness.servers().filter((s) => s.origin.source !== 'user' && s.state !== 'error');
+    assert.ok(workspaceServers.length >= 3);
+    for (const s of workspaceServers) {
+      assert.equal(s.state, 'blocked', `${s.name} is ${s.state}`);
+      assert.equal(s.error, AWAITING_APPROVAL);
+    }
+    assert.deepEqual(api.harness.snapshots().filter((s) => s.pid !== undefined).map((s) => s.name), []);
+    await vscode.commands.executeCommand('mcpHarness.approveServers');
+    await until(() => state('fixture') === 'running' && state('everything') === 'running', 'approved servers running');
+  });
+
+  test('sees every server of the workspace with its tools, and the broken one with its error', async () => {
+    await until(() => api.harness.servers().every((s) => s.state === 'running' || s.state === 'error'), 'all settled');
+    const byName = Object.fromEntries(api.harness.servers().map((s) => [s.name, s]));
+    assert.equal(byName.everything.transport, 'stdio');
+    assert.ok(byName.everything.tools.length >= 10);
+    assert.equal(byName.fixture.tools.length, 14);
+    assert.equal(byName.broken.state, 'error');
+    assert.match(byName.broken.error ?? '', /command not found/);
+    const result = await api.harness.callTool('mcp__fixture__echo', { text: 'from the extension host' });
+    assert.equal(result.text, 'from the extension host');
+    assert.match(api.statusText(), /MCP \d+\/\d+ · \d+ tools/);
+  });
+
+  test('editing the config on disk adds, restarts and removes exactly the right servers', async () => {
+    const pidsBefore = pids();
+    const config = JSON.parse(original.replace(/^\s*\/\/.*$/gm, ''));
+    config.mcpServers.fixture.args.push('--name=changed'); // changed: restarts
+    delete config.mcpServers.memory; // removed
+    config.mcpServers.added = { ...config.mcpServers.fixture, args: [config.mcpServers.fixture.args[0]] }; // added
+    fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
+    await until(() => state('memory') === undefined && state('added') === 'blocked' && state('fixture') === 'blocked', 'config change applied');
+    // The added server is new, and the changed one runs a different command: both wait for approval.
+    assert.equal(state('everything'), 'running');
+    await vscode.commands.executeCommand('mcpHarness.approveServers');
+    await until(() => state('fixture') === 'running' && state('added') === 'running', 'changed and added running');
+    const after = pids();
+    assert.notEqual(after.fixture, pidsBefore.fixture, 'fixture restarted');
+    assert.equal(after.everything, pidsBefore.everything, 'everything untouched');
+    assert.equal(api.harness.servers().find((s) => s.name === 'fixture')?.serverInfo?.name, 'changed');
+    assert.equal(api.harness.tools().some((t) => t.server === 'memory'), false);
+  });
+
+  test('a server that crashed and could not come back returns on reload', async () => {
+    const marker = path.join(folder, 'fixture-down');
+    fs.writeFileSync(marker, 'the fixture refuses to start while this file exists');
+    await api.harness.callTool('mcp__fixture__crash', {});
+    await until(() => state('fixture') === 'error', 'fixture in error after its reconnect attempts', 20_000);
+    fs.rmSync(marker);
+    await vscode.commands.executeCommand('mcpHarness.reload');
+    await until(() => state('fixture') === 'running', 'fixture back after reload');
+    assert.equal((await api.harness.callTool('mcp__fixture__echo', { text: 'back' })).text, 'back');
+  });
+
+  test('stop and start from commands', async () => {
+    await vscode.commands.executeCommand('mcpHarness.stopServer', 'everything');
+    assert.equal(state('everything'), 'stopped');
+    assert.equal(api.enabledTools().some((t) => t.server === 'everything'), false);
+    await vscode.commands.executeCommand('mcpHarness.startServer', 'everything');
+    assert.equal(state('everything'), 'running');
+  });
+
+  function state(name: string): string | undefined {
+    return api.harness.servers().find((s) => s.name === name)?.state;
+  }
+
+  function pids(): Record<string, number | undefined> {
+    return Object.fromEntries(api.harness.snapshots().map((s) => [s.name, s.pid]));
+  }
+});
+
+/** Polls `check` until true; fails with `what` after `timeoutMs`. */
+async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
