@@ -1,9 +1,11 @@
 // Bundles every entry point. `node esbuild.mjs [--watch] [--production]`.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const node = {
   bundle: true,
@@ -16,6 +18,7 @@ const node = {
   // jsonc-parser's `main` is a UMD build that esbuild cannot follow; its ESM build bundles cleanly.
   mainFields: ['module', 'main'],
   external: ['vscode'],
+  define: { __HARNESS_VERSION__: JSON.stringify(version) },
 };
 
 /** @type {esbuild.BuildOptions[]} */

@@ -50,8 +50,8 @@ export interface HarnessOptions {
   readonly maxOutputChars?: number;
   readonly reconnectDelaysMs?: readonly number[];
   readonly shutdownGraceMs?: number;
-  /** Log JSON-RPC traffic (checked per message). */
-  traceEnabled?(): boolean;
+  /** Whether to log a server's JSON-RPC traffic (checked per message). */
+  traceEnabled?(server: string): boolean;
   /** Start servers when the configuration is applied (default true). */
   readonly autoStart?: boolean;
 }
@@ -183,7 +183,7 @@ export class McpHarness {
    * Resolves when the servers it started run or have failed, unless `wait` is false.
    */
   async applyConfig(
-    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers'> = {},
+    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'toolTimeoutMs' | 'maxOutputChars' | 'inheritEnv'> = {},
     options: { restartFailed?: boolean; wait?: boolean } = {},
   ): Promise<HarnessApplyResult> {
     this._options = { ...this._options, ...update };

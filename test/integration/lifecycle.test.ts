@@ -150,7 +150,6 @@ describe('configuration applied as a diff, and single-server control', () => {
     await h.stopServer('w');
     const connection = h.manager.get('w')!;
     const restarting = connection.start();
-    expect(connection.state.kind).toBe('starting');
     const result = await connection.callTool('echo', { text: 'waited' }, { timeoutMs: 10_000, maxTotalTimeoutMs: 10_000 });
     expect(result.content).toEqual([{ type: 'text', text: 'waited' }]);
     await restarting;

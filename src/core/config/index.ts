@@ -11,3 +11,6 @@ export { resolveServerLaunch } from './resolveServerLaunch';
 export { findUnsetVariables } from './findUnsetVariables';
 export { parseDotenv } from './parseDotenv';
 export { definitionFingerprint } from './definitionFingerprint';
+export { setServerInConfigText, removeServerFromConfigText, serversKeyFor, isEditableConfigText } from './editConfigText';
+export { describeLaunch, redactArgs, redactEnv, redactHeaders, redactUrl, looksSecret } from './describeDefinition';
+export { splitCommandLine } from './splitCommandLine';

@@ -30,7 +30,8 @@ export interface McpConnectionOptions {
   readonly defaultStartupTimeoutMs?: number;
   readonly shutdownGraceMs?: number;
   readonly maxMessageBytes?: number;
-  traceEnabled(): boolean;
+  /** Whether to log this server's JSON-RPC traffic. */
+  traceEnabled(server: string): boolean;
 }
 
 /**
@@ -85,7 +86,7 @@ export class McpConnection extends Disposable {
   start(): Promise<void> {
     const kind = this.state.kind;
     if (kind === 'running' || kind === 'reconnecting') return Promise.resolve();
-    if (kind === 'starting' && this._pending) return this._pending.done;
+    if (this._pending) return this._pending.done;
     return this._begin((c) => this._startFresh(c, this._started));
   }
 
@@ -144,12 +145,12 @@ export class McpConnection extends Disposable {
     const def = this._definition;
     if (def.disabled) return this._update({ state: { kind: 'disabled' } });
     if (def.problem) return this._update({ state: { kind: 'error', message: def.problem }, lastError: def.problem });
-    this._started = true;
-    this._reconnectsUsed = 0;
-    this._update({ state: { kind: 'starting' }, restartCount: this._snapshot.restartCount + (isRestart ? 1 : 0) });
     const blocked = await this._o.checkStart?.(def);
     if (generation !== this._generation) return;
     if (blocked !== undefined) return this._update({ state: { kind: 'blocked', reason: blocked } });
+    this._started = true;
+    this._reconnectsUsed = 0;
+    this._update({ state: { kind: 'starting' }, restartCount: this._snapshot.restartCount + (isRestart ? 1 : 0) });
     const outcome = await this._openSession(generation, controller);
     if (outcome !== undefined && generation === this._generation) this._fail(outcome);
   }
@@ -173,7 +174,7 @@ export class McpConnection extends Disposable {
           maxMessageBytes: this._o.maxMessageBytes,
           shutdownGraceMs: this._o.shutdownGraceMs,
           log: (level, source, message) => this._log(level, source, message),
-          traceEnabled: this._o.traceEnabled,
+          traceEnabled: () => this._o.traceEnabled(def.name),
           stderrTail: () => this._stderr.tail(),
         },
         controller.signal,
@@ -265,11 +266,11 @@ export class McpConnection extends Disposable {
   private async _sessionForCall(options: McpCallOptions): Promise<McpSession> {
     const deadline = Date.now() + options.timeoutMs;
     while (!this._session || this._session.closed) {
-      const kind = this.state.kind;
-      if (kind !== 'starting' && kind !== 'reconnecting') {
+      // Only a start or reconnect in progress is worth waiting for.
+      if (!this._pending) {
         throw new McpCallError('unavailable', `server "${this.name}" is not running (${describeState(this.state)})`);
       }
-      const pending = this._pending?.done ?? Promise.resolve();
+      const pending = this._pending.done;
       const left = deadline - Date.now();
       if (left <= 0 || options.signal?.aborted) {
         throw options.signal?.aborted

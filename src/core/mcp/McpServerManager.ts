@@ -46,7 +46,7 @@ export class McpServerManager extends Disposable {
 
   /** Snapshots of every server, in configuration order. */
   servers(): McpServerSnapshot[] {
-    return this._order.map((name) => this._connections.get(name)!.connection.snapshot);
+    return this._order.flatMap((name) => this._connections.get(name)?.connection.snapshot ?? []);
   }
 
   get(name: string): McpConnection | undefined {
@@ -63,41 +63,42 @@ export class McpServerManager extends Disposable {
     const start = options.start ?? true;
     const next = new Map(definitions.map((d) => [d.name, d] as const));
     const diff = { added: [] as string[], removed: [] as string[], restarted: [] as string[], unchanged: [] as string[] };
-    const work: Promise<void>[] = [];
-    for (const [name, entry] of this._connections) {
-      if (next.has(name)) continue;
+    // First settle the set of servers, so listeners of the events fired below see a consistent list.
+    const retiring = [...this._connections].filter(([name]) => !next.has(name));
+    for (const [name] of retiring) {
       diff.removed.push(name);
       this._connections.delete(name);
-      work.push(this._retire(entry));
     }
+    const actions: Array<() => Promise<void>> = retiring.map(([, entry]) => () => this._retire(entry));
     for (const def of definitions) {
       const fingerprint = definitionFingerprint(def);
       const entry = this._connections.get(def.name);
       if (!entry) {
         diff.added.push(def.name);
         const connection = this._create(def, fingerprint);
-        if (start) work.push(connection.start());
+        if (start) actions.push(() => connection.start());
       } else if (entry.fingerprint !== fingerprint) {
         diff.restarted.push(def.name);
         entry.fingerprint = fingerprint;
-        entry.connection.setDefinition(def);
-        work.push(start ? entry.connection.restart() : entry.connection.stop());
+        actions.push(() => {
+          entry.connection.setDefinition(def);
+          return start ? entry.connection.restart() : entry.connection.stop();
+        });
       } else {
-        entry.connection.setDefinition(def); // origin (line, file) may have moved
         const failed = entry.connection.state.kind === 'error' && !def.problem;
-        if (options.restartFailed && failed && start) {
-          diff.restarted.push(def.name);
-          work.push(entry.connection.restart());
-        } else {
-          diff.unchanged.push(def.name);
-        }
+        const restart = options.restartFailed && failed && start;
+        (restart ? diff.restarted : diff.unchanged).push(def.name);
+        actions.push(() => {
+          entry.connection.setDefinition(def); // its origin (line, file) may have moved
+          return restart ? entry.connection.restart() : Promise.resolve();
+        });
       }
     }
     const order = definitions.map((d) => d.name);
     const orderChanged = order.join('\0') !== this._order.join('\0');
     this._order = order;
     if (orderChanged) this._onDidChangeServers.fire();
-    return { diff, settled: Promise.all(work).then(() => undefined) };
+    return { diff, settled: Promise.all(actions.map((run) => run())).then(() => undefined) };
   }
 
   /** Starts every server that is not running; resolves when each runs or has failed. */

@@ -1,0 +1,42 @@
+import { applyEdits, modify, parseTree, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import type { McpConfigSource } from './types';
+
+/** The key that holds the server map in each file format. */
+export function serversKeyFor(source: McpConfigSource): 'mcpServers' | 'servers' {
+  return source === 'claude' ? 'mcpServers' : 'servers';
+}
+
+/**
+ * Adds (or replaces) one server entry in a config file's text, keeping its comments and
+ * formatting. An empty text becomes a new file.
+ */
+export function setServerInConfigText(text: string, source: McpConfigSource, name: string, entry: Record<string, unknown>): string {
+  const base = text.trim() === '' ? '{}' : text;
+  const key = serversKeyFor(source);
+  const edits = modify(base, [key, name], entry, { formattingOptions: detectFormatting(base) });
+  const result = applyEdits(base, edits);
+  return text.trim() === '' && !result.endsWith('\n') ? result + '\n' : result;
+}
+
+/** Removes one server entry, keeping everything else as it was. Unknown names leave the text unchanged. */
+export function removeServerFromConfigText(text: string, source: McpConfigSource, name: string): string {
+  const edits = modify(text, [serversKeyFor(source), name], undefined, { formattingOptions: detectFormatting(text) });
+  return applyEdits(text, edits);
+}
+
+/** Indentation and line endings as the file already uses them (defaults: two spaces, \n). */
+export function detectFormatting(text: string): FormattingOptions {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const indented = /\n([ \t]+)\S/.exec(text)?.[1];
+  if (indented?.startsWith('\t')) return { insertSpaces: false, tabSize: 1, eol };
+  const size = indented ? Math.min(indented.length, 8) : 2;
+  return { insertSpaces: true, tabSize: size, eol };
+}
+
+/** Whether the text parses as a JSON object (comments and trailing commas allowed). */
+export function isEditableConfigText(text: string): boolean {
+  if (text.trim() === '') return true;
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { allowTrailingComma: true });
+  return errors.length === 0 && tree?.type === 'object';
+}

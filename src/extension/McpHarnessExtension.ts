@@ -1,0 +1,155 @@
+import * as vscode from 'vscode';
+import { McpHarness, type HarnessApplyResult, type HarnessTool } from '../core';
+import { registerCommands } from './commands';
+import { readUserServers, SETTINGS_SECTION } from './ConfigFiles';
+import { ConfigWatcher } from './ConfigWatcher';
+import { ServerApprovals } from './ServerApprovals';
+import { ServerLogs } from './ServerLogs';
+import { ServerTreeProvider, type ServerTreeNode } from './ServerTreeProvider';
+import { StatusBarController } from './StatusBarController';
+import { ToolEnablement } from './ToolEnablement';
+import { VscodeInputResolver } from './VscodeInputResolver';
+
+/** What the extension offers other extensions (and its own tests) from `activate()`. */
+export interface McpHarnessApi {
+  readonly harness: McpHarness;
+  /** How long `activate()` itself took, in milliseconds. */
+  readonly activationMs: number;
+  /** Tools the user left enabled: what an agent may offer a model. */
+  enabledTools(): HarnessTool[];
+  readonly onDidChangeEnabledTools: vscode.Event<void>;
+  /** The status bar text, e.g. `$(plug) MCP 3/4 · 27 tools`. */
+  statusText(): string;
+}
+
+/**
+ * The extension's one root object: owns the harness and every piece of UI over it. The shell is
+ * thin: state lives in the core; this wires it to VS Code and disposes it all together.
+ */
+export class McpHarnessExtension implements vscode.Disposable {
+  readonly harness: McpHarness;
+  private readonly _disposables: vscode.Disposable[] = [];
+  private readonly _log = vscode.window.createOutputChannel('MCP Harness', { log: true });
+  private readonly _enablement: ToolEnablement;
+  private readonly _status: StatusBarController;
+  private _shutdown: Promise<void> | undefined;
+
+  constructor(context: vscode.ExtensionContext) {
+    const logs = this._add(new ServerLogs());
+    const inputs = new VscodeInputResolver(context.secrets, context.globalState);
+    const approvals = this._add(new ServerApprovals(context.workspaceState, (names) => void this._startAll(names)));
+    this._enablement = this._add(new ToolEnablement(context.workspaceState));
+    const settings = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    this.harness = new McpHarness({
+      workspaceFolders: folderPaths(),
+      userServers: readUserServers(),
+      inputResolver: inputs,
+      checkStart: (def) => approvals.check(def),
+      traceEnabled: (server) => logs.isTracing(server),
+      toolTimeoutMs: settings.get<number>('toolTimeoutMs'),
+      maxOutputChars: settings.get<number>('maxOutputChars'),
+      inheritEnv: settings.get<boolean>('inheritEnvironment'),
+    });
+    this._disposables.push({ dispose: () => void this.shutdown() });
+    this._disposables.push(toVscode(this.harness.onDidLog((e) => logs.append(e))));
+    this._disposables.push(toVscode(this.harness.onDidChange(() => this._updateContext())));
+
+    const tree = this._add(new ServerTreeProvider(this.harness, this._enablement));
+    const view = this._add(vscode.window.createTreeView<ServerTreeNode>('mcpHarness.servers', { treeDataProvider: tree, showCollapseAll: true }));
+    this._add(
+      view.onDidChangeCheckboxState((e) => {
+        for (const [node, state] of e.items) {
+          if (node.kind === 'tool') void this._enablement.setEnabled(node.server, node.tool, state === vscode.TreeItemCheckboxState.Checked);
+        }
+      }),
+    );
+    this._status = this._add(new StatusBarController(this.harness, this._enablement));
+    this._disposables.push(...registerCommands({ harness: this.harness, approvals, logs, inputs, reload: (o) => this.reload(o) }));
+    this._add(new ConfigWatcher(() => void this.reload({ restartFailed: false }).catch((err) => this._log.error(`applying the configuration failed: ${err}`))));
+    this._add(vscode.workspace.onDidGrantWorkspaceTrust(() => void this._startAll(this._blocked())));
+  }
+
+  /** Loads the configuration and connects in the background. */
+  start(): void {
+    void this.harness.start().then(
+      () => {
+        const servers = this.harness.servers();
+        this._log.info(`configuration applied: ${servers.length} servers, ${servers.filter((s) => s.state === 'running').length} running`);
+        for (const e of this.harness.configErrors()) this._log.warn(`config: ${e.file}${e.line ? `:${e.line}:${e.column}` : ''}: ${e.jsonPath ?? ''} ${e.message}`);
+      },
+      (err) => this._log.error(`starting failed: ${err}`),
+    );
+  }
+
+  /** Re-reads every config location (and the settings) and applies the result as a diff. */
+  async reload(options: { restartFailed: boolean }): Promise<HarnessApplyResult> {
+    const settings = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+    const result = await this.harness.applyConfig(
+      {
+        workspaceFolders: folderPaths(),
+        userServers: readUserServers(),
+        toolTimeoutMs: settings.get<number>('toolTimeoutMs'),
+        maxOutputChars: settings.get<number>('maxOutputChars'),
+        inheritEnv: settings.get<boolean>('inheritEnvironment'),
+      },
+      { restartFailed: options.restartFailed, wait: false },
+    );
+    this._log.info(`configuration: +${result.added.length} added, ${result.restarted.length} restarted, ${result.removed.length} removed, ${result.unchanged.length} unchanged, ${result.configErrors.length} config errors`);
+    return result;
+  }
+
+  api(activationMs: number): McpHarnessApi {
+    return {
+      harness: this.harness,
+      activationMs,
+      enabledTools: () => this.harness.tools().filter((t) => t.server === undefined || this._enablement.isEnabled(t.server, t.originalName)),
+      onDidChangeEnabledTools: (listener, thisArg, disposables) => {
+        const a = this._enablement.onDidChange(listener, thisArg, disposables);
+        const b = toVscode(this.harness.registry.onDidChange(() => listener.call(thisArg)));
+        return vscode.Disposable.from(a, b);
+      },
+      statusText: () => this._status.text,
+    };
+  }
+
+  log(message: string): void {
+    this._log.info(message);
+  }
+
+  /** Stops every server and waits until their processes are gone. */
+  shutdown(): Promise<void> {
+    this._shutdown ??= this.harness.dispose();
+    return this._shutdown;
+  }
+
+  dispose(): void {
+    for (const d of this._disposables.splice(0).reverse()) d.dispose();
+    this._log.dispose();
+  }
+
+  private _blocked(): string[] {
+    return this.harness.snapshots().filter((s) => s.state.kind === 'blocked').map((s) => s.name);
+  }
+
+  private async _startAll(names: string[]): Promise<void> {
+    await Promise.all(names.map((n) => this.harness.startServer(n).catch((err) => this._log.error(`starting ${n} failed: ${err}`))));
+  }
+
+  private _updateContext(): void {
+    void vscode.commands.executeCommand('setContext', 'mcpHarness.ready', true);
+    void vscode.commands.executeCommand('setContext', 'mcpHarness.serverCount', this.harness.snapshots().length);
+  }
+
+  private _add<T extends vscode.Disposable>(d: T): T {
+    this._disposables.push(d);
+    return d;
+  }
+}
+
+function folderPaths(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
+function toVscode(d: { dispose(): void }): vscode.Disposable {
+  return new vscode.Disposable(() => d.dispose());
+}

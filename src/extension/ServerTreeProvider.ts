@@ -1,0 +1,183 @@
+import * as vscode from 'vscode';
+import type { McpHarness, McpServerSnapshot } from '../core';
+import { serverTooltip, stateIcon, toolTooltip } from './serverPresentation';
+import type { ToolEnablement } from './ToolEnablement';
+
+type Tool = McpServerSnapshot['tools'][number];
+
+/** A node of the tree: a server, one of its groups, or an item inside a group. */
+export type ServerTreeNode =
+  | { readonly kind: 'server'; readonly server: string }
+  | { readonly kind: 'group'; readonly server: string; readonly group: 'tools' | 'resources' | 'prompts' }
+  | { readonly kind: 'tool'; readonly server: string; readonly tool: string }
+  | { readonly kind: 'resource'; readonly server: string; readonly uri: string }
+  | { readonly kind: 'prompt'; readonly server: string; readonly prompt: string };
+
+/**
+ * "MCP Servers": one node per server with its state, and Tools / Resources / Prompts below.
+ * Updates come from the harness's change events only. Nodes have stable ids, so expansion and
+ * selection survive updates.
+ */
+export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNode>, vscode.Disposable {
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<ServerTreeNode | undefined>();
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly _disposables: vscode.Disposable[] = [];
+  private _refreshQueued = false;
+
+  constructor(
+    private readonly _harness: McpHarness,
+    private readonly _enablement: ToolEnablement,
+  ) {
+    this._disposables.push(
+      _harness.onDidChange(() => this._queueRefresh()),
+      _enablement.onDidChange(() => this._queueRefresh()),
+    );
+  }
+
+  getChildren(node?: ServerTreeNode): ServerTreeNode[] {
+    if (!node) return this._harness.snapshots().map((s) => ({ kind: 'server', server: s.name }));
+    const snapshot = this._snapshot(node.server);
+    if (!snapshot) return [];
+    if (node.kind === 'server') {
+      const groups: ServerTreeNode[] = [];
+      if (snapshot.tools.length) groups.push({ kind: 'group', server: node.server, group: 'tools' });
+      if (snapshot.resources.length) groups.push({ kind: 'group', server: node.server, group: 'resources' });
+      if (snapshot.prompts.length) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
+      return groups;
+    }
+    if (node.kind !== 'group') return [];
+    if (node.group === 'tools') return snapshot.tools.map((t) => ({ kind: 'tool', server: node.server, tool: t.name }));
+    if (node.group === 'resources') return snapshot.resources.map((r) => ({ kind: 'resource', server: node.server, uri: r.uri }));
+    return snapshot.prompts.map((p) => ({ kind: 'prompt', server: node.server, prompt: p.name }));
+  }
+
+  getParent(node: ServerTreeNode): ServerTreeNode | undefined {
+    switch (node.kind) {
+      case 'server':
+        return undefined;
+      case 'group':
+        return { kind: 'server', server: node.server };
+      case 'tool':
+        return { kind: 'group', server: node.server, group: 'tools' };
+      case 'resource':
+        return { kind: 'group', server: node.server, group: 'resources' };
+      case 'prompt':
+        return { kind: 'group', server: node.server, group: 'prompts' };
+    }
+  }
+
+  getTreeItem(node: ServerTreeNode): vscode.TreeItem {
+    const snapshot = this._snapshot(node.server);
+    if (!snapshot) return new vscode.TreeItem(node.server);
+    switch (node.kind) {
+      case 'server':
+        return this._serverItem(snapshot);
+      case 'group':
+        return this._groupItem(snapshot, node.group);
+      case 'tool':
+        return this._toolItem(snapshot, snapshot.tools.find((t) => t.name === node.tool));
+      case 'resource': {
+        const resource = snapshot.resources.find((r) => r.uri === node.uri);
+        const item = new vscode.TreeItem(resource?.name ?? node.uri);
+        item.id = `resource:${node.server}:${node.uri}`;
+        item.description = node.uri;
+        item.tooltip = resource?.description;
+        item.iconPath = new vscode.ThemeIcon('file');
+        return item;
+      }
+      case 'prompt': {
+        const prompt = snapshot.prompts.find((p) => p.name === node.prompt);
+        const item = new vscode.TreeItem(node.prompt);
+        item.id = `prompt:${node.server}:${node.prompt}`;
+        item.description = prompt?.description?.split('\n')[0];
+        item.tooltip = prompt?.description;
+        item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const d of this._disposables) d.dispose();
+    this._onDidChangeTreeData.dispose();
+  }
+
+  private _serverItem(s: McpServerSnapshot): vscode.TreeItem {
+    const hasChildren = s.tools.length + s.resources.length + s.prompts.length > 0;
+    const item = new vscode.TreeItem(s.name, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `server:${s.name}`;
+    item.iconPath = stateIcon(s.state);
+    item.description = serverDescription(s);
+    item.tooltip = serverTooltip(s);
+    item.contextValue = `server.${s.state.kind}`;
+    return item;
+  }
+
+  private _groupItem(s: McpServerSnapshot, group: 'tools' | 'resources' | 'prompts'): vscode.TreeItem {
+    const count = group === 'tools' ? s.tools.length : group === 'resources' ? s.resources.length : s.prompts.length;
+    const label = group === 'tools' ? 'Tools' : group === 'resources' ? 'Resources' : 'Prompts';
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `${group}:${s.name}`;
+    if (group === 'tools') {
+      const enabled = s.tools.filter((t) => this._enablement.isEnabled(s.name, t.name)).length;
+      item.description = enabled === count ? String(count) : `${enabled} of ${count} enabled`;
+    } else {
+      item.description = String(count);
+    }
+    item.iconPath = new vscode.ThemeIcon(group === 'tools' ? 'tools' : group === 'resources' ? 'files' : 'comment-discussion');
+    return item;
+  }
+
+  private _toolItem(s: McpServerSnapshot, tool: Tool | undefined): vscode.TreeItem {
+    const name = tool?.name ?? '?';
+    const item = new vscode.TreeItem(tool?.title ?? tool?.annotations?.title ?? name);
+    item.id = `tool:${s.name}:${name}`;
+    const badges = [tool?.annotations?.readOnlyHint ? 'read-only' : undefined, tool?.annotations?.destructiveHint ? 'destructive' : undefined].filter(Boolean);
+    const summary = tool?.description?.split('\n')[0] ?? '';
+    item.description = [badges.length ? `[${badges.join(', ')}]` : '', summary].filter(Boolean).join(' ');
+    item.tooltip = tool ? toolTooltip(s.name, tool) : undefined;
+    item.iconPath = new vscode.ThemeIcon(tool?.annotations?.destructiveHint ? 'warning' : tool?.annotations?.readOnlyHint ? 'eye' : 'tools');
+    item.checkboxState = this._enablement.isEnabled(s.name, name) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+    item.contextValue = 'tool';
+    return item;
+  }
+
+  private _snapshot(name: string): McpServerSnapshot | undefined {
+    return this._harness.snapshots().find((s) => s.name === name);
+  }
+
+  /** Coalesces bursts of events (a server starting fires several) into one refresh. */
+  private _queueRefresh(): void {
+    if (this._refreshQueued) return;
+    this._refreshQueued = true;
+    queueMicrotask(() => {
+      this._refreshQueued = false;
+      this._onDidChangeTreeData.fire(undefined);
+    });
+  }
+}
+
+/** `12 tools`, or the short reason the server is not running. */
+export function serverDescription(s: McpServerSnapshot): string {
+  switch (s.state.kind) {
+    case 'running':
+      return s.tools.length === 1 ? '1 tool' : `${s.tools.length} tools`;
+    case 'starting':
+      return 'starting…';
+    case 'reconnecting':
+      return `reconnecting (${s.state.attempt}/${s.state.maxAttempts})…`;
+    case 'error':
+      return firstLine(s.state.message, 80);
+    case 'blocked':
+      return firstLine(s.state.reason, 80);
+    case 'disabled':
+      return 'disabled';
+    case 'stopped':
+      return 'stopped';
+  }
+}
+
+function firstLine(text: string, max: number): string {
+  const line = text.split('\n')[0];
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

@@ -1,0 +1,103 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describeLaunch, redactEnv, redactHeaders, type McpConnectionState, type McpServerSnapshot } from '../core';
+
+type Tool = McpServerSnapshot['tools'][number];
+
+/** The tree icon for a state: spinning while starting, coloured for running and failing. */
+export function stateIcon(state: McpConnectionState): vscode.ThemeIcon {
+  switch (state.kind) {
+    case 'running':
+      return new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
+    case 'starting':
+      return new vscode.ThemeIcon('loading~spin');
+    case 'reconnecting':
+      return new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('list.warningForeground'));
+    case 'error':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+    case 'blocked':
+      return new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.warningForeground'));
+    case 'disabled':
+      return new vscode.ThemeIcon('circle-slash');
+    case 'stopped':
+      return new vscode.ThemeIcon('circle-outline');
+  }
+}
+
+/**
+ * Everything worth knowing about a server, as Markdown: state, transport, what it runs (secrets
+ * masked), where it is configured, what it says it is, uptime, restarts, the error and stderr.
+ */
+export function serverTooltip(s: McpServerSnapshot, now = Date.now()): vscode.MarkdownString {
+  const def = s.definition;
+  const md = new vscode.MarkdownString(undefined, true);
+  md.supportThemeIcons = true;
+  md.appendMarkdown(`**${escape(s.name)}**: ${escape(stateLabel(s.state))}\n\n`);
+  const rows: [string, string][] = [['Transport', s.transport ?? def.type ?? 'unknown']];
+  rows.push([def.url !== undefined ? 'URL' : 'Command', code(describeLaunch(def))]);
+  const env = redactEnv(def.env);
+  if (Object.keys(env).length) rows.push(['Env', code(Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' '))]);
+  const headers = redactHeaders(def.headers);
+  if (Object.keys(headers).length) rows.push(['Headers', code(Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join(', '))]);
+  rows.push(['Defined in', `${escape(originLabel(def.origin.file))} \`${def.origin.jsonPath}\`${def.origin.line ? ` (line ${def.origin.line})` : ''}`]);
+  if (s.serverInfo) rows.push(['Server', escape(`${s.serverInfo.name} ${s.serverInfo.version}`)]);
+  if (s.protocolVersion) rows.push(['Protocol', s.protocolVersion]);
+  if (s.startedAt && s.state.kind === 'running') rows.push(['Up for', formatDuration(now - s.startedAt)]);
+  if (s.restartCount) rows.push(['Restarts', String(s.restartCount)]);
+  if (s.state.kind === 'running') rows.push(['Offers', `${s.tools.length} tools, ${s.resources.length} resources, ${s.prompts.length} prompts`]);
+  md.appendMarkdown(rows.map(([k, v]) => `${k}: ${v}`).join('  \n'));
+  const problem = s.state.kind === 'error' ? s.state.message : s.state.kind === 'reconnecting' ? s.state.reason : s.lastError;
+  if (problem) md.appendMarkdown(`\n\n$(error) **${s.state.kind === 'error' ? 'Error' : 'Last error'}:** ${escape(problem)}`);
+  const stderr = s.stderrTail.slice(-8);
+  if (stderr.length && s.state.kind !== 'running') md.appendMarkdown('\n\nLast stderr lines:\n').appendCodeblock(stderr.join('\n'), 'text');
+  return md;
+}
+
+/** A tool's description, annotations and input schema. */
+export function toolTooltip(server: string, tool: Tool): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${escape(tool.name)}** (${escape(server)})\n\n`);
+  if (tool.description) md.appendMarkdown(`${escape(tool.description)}\n\n`);
+  const hints = Object.entries(tool.annotations ?? {})
+    .filter(([k, v]) => k.endsWith('Hint') && v === true)
+    .map(([k]) => k.replace(/Hint$/, ''));
+  if (hints.length) md.appendMarkdown(`Hints: ${hints.join(', ')}\n\n`);
+  md.appendCodeblock(JSON.stringify(tool.inputSchema, null, 2), 'json');
+  return md;
+}
+
+export function stateLabel(state: McpConnectionState): string {
+  switch (state.kind) {
+    case 'reconnecting':
+      return `reconnecting (attempt ${state.attempt} of ${state.maxAttempts})`;
+    case 'blocked':
+      return `not started: ${state.reason}`;
+    case 'error':
+      return 'error';
+    default:
+      return state.kind;
+  }
+}
+
+function originLabel(file: string): string {
+  if (!path.isAbsolute(file)) return file;
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
+  return folder ? path.relative(folder.uri.fsPath, file) : file;
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  const h = Math.floor(m / 60);
+  return `${h} h ${m % 60} min`;
+}
+
+function code(text: string): string {
+  return '`' + text.replace(/`/g, "'") + '`';
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
