@@ -1,0 +1,84 @@
+// The client the MCP conformance suite drives: `node dist/conformance-client.js <server-url>`, with the
+// scenario name in MCP_CONFORMANCE_SCENARIO. It connects through the harness exactly as a user's
+// configuration would, calls every tool the server offers, and exits. Exit 1 means the client broke.
+import { McpHarness, type HarnessTool } from '../../src/core';
+
+const CALL_TIMEOUT_MS = 15_000;
+
+const log = (message: string) => process.stderr.write(`[conformance-client] ${message}\n`);
+
+async function main(url: string | undefined): Promise<number> {
+  if (!url) {
+    log('usage: conformance-client <server-url>');
+    return 2;
+  }
+  log(`scenario ${process.env.MCP_CONFORMANCE_SCENARIO ?? '(none)'}, server ${url}`);
+  const harness = new McpHarness({
+    userServers: { label: 'conformance', jsonPath: 'servers', entries: { test: { type: 'http', url } } },
+    // Accepting with no content lets the SDK fill in the schema's defaults (SEP-1034).
+    handlers: { elicit: async () => ({ action: 'accept', content: {} }) },
+    // A dropped connection is the scenario's business; retrying would only blur what it measures.
+    reconnectDelaysMs: [],
+    // Fail on our own, with a reason, before the suite's 30 s client timeout.
+    startupTimeoutMs: 10_000,
+  });
+  // Listening before start() so the handshake is in the log too.
+  harness.onDidLog((e) => log(`${e.level} ${e.source}: ${e.message}`));
+  try {
+    await harness.start();
+    const server = harness.servers().find((s) => s.name === 'test');
+    if (server?.state !== 'running') {
+      log(`server did not start: ${server?.error ?? server?.state ?? 'not configured'}`);
+      return 1;
+    }
+    for (const tool of harness.tools().filter((t) => t.server === 'test')) {
+      const args = argumentsFor(tool.inputSchema);
+      log(`calling ${tool.originalName} ${JSON.stringify(args)}`);
+      const result = await harness.callTool(tool.name, args, { timeoutMs: CALL_TIMEOUT_MS });
+      log(`${tool.originalName} ${result.isError ? `failed (${result.errorKind})` : 'returned'}: ${result.text}`);
+    }
+    return 0;
+  } finally {
+    await harness.dispose();
+  }
+}
+
+/** Arguments that satisfy a tool's input schema: required properties only, simplest values. */
+function argumentsFor(schema: HarnessTool['inputSchema']): Record<string, unknown> {
+  const value = sampleValue(schema);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function sampleValue(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return null;
+  const s = schema as Record<string, unknown>;
+  if (s.default !== undefined) return s.default;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'string':
+      return 'test';
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'null':
+      return null;
+    default: {
+      const properties = (s.properties ?? {}) as Record<string, unknown>;
+      const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+      return Object.fromEntries(required.map((name) => [name, sampleValue(properties[name])]));
+    }
+  }
+}
+
+main(process.argv[2]).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    log(`unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);

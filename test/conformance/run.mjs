@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Runs the MCP conformance suite's client scenarios against our client (test/conformance/client.ts).
+//
+//   node test/conformance/run.mjs [--verbose] [scenario ...]
+//
+// The suite's CLI needs Node 22 or later; our client runs on the Node that runs this script (20)
+// when it can. Results land in test-results/conformance/<scenario>-<time>/checks.json. Exits 1 when
+// any check failed, a scenario left no results, or the client crashed or timed out.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SCENARIOS = ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'];
+const NODE24_VERSION = '24.22.3';
+const CLIENT_TIMEOUT_MS = 30_000;
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const resultsDir = join(root, 'test-results', 'conformance');
+const suiteCli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const clientBundle = join(root, 'dist', 'conformance-client.js');
+
+const log = (line) => process.stderr.write(`[conformance] ${line}\n`);
+
+async function main(argv) {
+  const verbose = argv.includes('--verbose');
+  const scenarios = argv.filter((a) => !a.startsWith('--'));
+  const node24 = await findNode24();
+  log(`suite runs on ${node24}`);
+  run(process.execPath, ['esbuild.mjs'], 'build');
+  const clientNode = clientRunsOn(process.execPath) ? process.execPath : node24;
+  log(`client runs on ${clientNode === process.execPath ? `this Node (${process.version})` : node24}`);
+
+  rmSync(resultsDir, { recursive: true, force: true });
+  mkdirSync(resultsDir, { recursive: true });
+  const outcomes = [];
+  for (const scenario of scenarios.length > 0 ? scenarios : SCENARIOS) {
+    outcomes.push(await runScenario(scenario, node24, clientNode, verbose));
+  }
+  return report(outcomes);
+}
+
+/** Node 22+ for the suite's CLI: this one, the project's toolchain script, or a cached install. */
+async function findNode24() {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
+  const fromScript = (command, args) => {
+    const result = spawnSync(command, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
+    const line = result.stdout.split('\n').find((l) => l.startsWith('N24='));
+    if (!line) throw new Error(`${args.join(' ')} printed no N24= line`);
+    return line.slice(4).replace(/^'(.*)'$/, '$1');
+  };
+  if (existsSync(join(root, 'scripts', 'toolchain.sh'))) return fromScript('bash', ['scripts/toolchain.sh', '--node24']);
+  if (existsSync(join(root, 'scripts', 'toolchain.mjs'))) return fromScript(process.execPath, ['scripts/toolchain.mjs', '--node24']);
+  const pkg = `node-linux-${process.arch}`;
+  const prefix = join(process.env.MCP_HARNESS_CACHE || join(homedir(), '.cache', 'mcp-harness'), 'node24');
+  const bin = join(prefix, 'node_modules', pkg, 'bin', 'node');
+  if (!existsSync(bin)) {
+    log(`installing ${pkg}@${NODE24_VERSION} into ${prefix}`);
+    run('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `${pkg}@${NODE24_VERSION}`], 'install Node 24');
+  }
+  return bin;
+}
+
+/** Whether the client bundle loads on `node` (without a URL it prints its usage and exits 2). */
+function clientRunsOn(node) {
+  const result = spawnSync(node, [clientBundle], { encoding: 'utf8', timeout: 15_000 });
+  return result.status === 2;
+}
+
+async function runScenario(scenario, node24, clientNode, verbose) {
+  const started = Date.now();
+  // The suite splits --command on spaces, so the client is named relative to its working directory.
+  const command = `${clientNode} ${relative(resultsDir, clientBundle)}`;
+  if (command.split(' ').length !== 2) throw new Error(`paths with spaces are not supported by the suite's --command: ${command}`);
+  const args = [suiteCli, 'client', '--command', command, '--scenario', scenario, '--timeout', String(CLIENT_TIMEOUT_MS), '-o', resultsDir];
+  const { code, output } = await capture(node24, args, resultsDir);
+  writeFileSync(join(resultsDir, `${scenario}.log`), output);
+  if (verbose) process.stderr.write(output);
+  const checks = readChecks(scenario);
+  const count = (status) => checks?.filter((c) => c.status === status).length ?? 0;
+  const problems = [];
+  if (!checks) problems.push(`no checks.json (suite exited with ${code}); see ${relative(root, join(resultsDir, `${scenario}.log`))}`);
+  const exited = /Client exited with code (-?\d+)/.exec(output);
+  if (exited) problems.push(`client exited with code ${exited[1]}`);
+  if (/Client timed out/.test(output)) problems.push(`client timed out after ${CLIENT_TIMEOUT_MS} ms`);
+  for (const c of checks ?? []) if (c.status === 'FAILURE') problems.push(`${c.id}: ${c.errorMessage ?? c.details?.message ?? c.description}`);
+  for (const c of checks ?? []) if (c.status === 'WARNING') problems.push(`(warning) ${c.id}: ${c.errorMessage ?? c.description}`);
+  return { scenario, passed: count('SUCCESS'), failed: count('FAILURE'), warnings: count('WARNING'), ok: !!checks && !problems.some((p) => !p.startsWith('(warning)')), problems, ms: Date.now() - started };
+}
+
+function readChecks(scenario) {
+  const dir = readdirSync(resultsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name.startsWith(`${scenario}-`) && /^\d/.test(d.name.slice(scenario.length + 1)))
+    .map((d) => d.name)
+    .sort()
+    .at(-1);
+  const file = dir && join(resultsDir, dir, 'checks.json');
+  return file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}
+
+function report(outcomes) {
+  let passed = 0;
+  let total = 0;
+  let warnings = 0;
+  for (const o of outcomes) {
+    passed += o.passed;
+    total += o.passed + o.failed + o.warnings;
+    warnings += o.warnings;
+    const mark = o.ok ? 'ok  ' : 'FAIL';
+    console.log(`${mark} ${o.scenario.padEnd(40)} ${o.passed} passed, ${o.failed} failed, ${o.warnings} warnings (${(o.ms / 1000).toFixed(1)} s)`);
+    for (const p of o.problems) console.log(`       ${p}`);
+  }
+  const note = warnings > 0 ? `, ${warnings} warnings` : '';
+  const failedScenarios = outcomes.filter((o) => !o.ok).length;
+  console.log(`results and logs: ${relative(root, resultsDir)}/`);
+  console.log(`conformance: ${passed}/${total} checks passed in ${outcomes.length} scenarios${note}${failedScenarios ? `; ${failedScenarios} scenarios FAILED` : ''}`);
+  return failedScenarios > 0 ? 1 : 0;
+}
+
+function run(command, args, what) {
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) throw new Error(`${what} failed (${command} ${args.join(' ')} exited with ${result.status ?? result.signal})`);
+}
+
+function capture(command, args, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    // The suite colours its output whatever the terminal; the saved log should be plain text.
+    child.on('close', (code) => resolve({ code, output: output.replace(/\x1b\[[0-9;]*m/g, '') }));
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (err) => {
+    log(err instanceof Error ? err.message : String(err));
+    process.exitCode = 1;
+  },
+);
