@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { McpHarness } from '../core';
-import { stateLabel } from './serverPresentation';
+import { escapeMarkdown, stateLabel } from './serverPresentation';
 import type { ToolEnablement } from './ToolEnablement';
 
 /** Many model APIs, and VS Code's own chat, refuse more tools than this in one request. */
@@ -37,7 +37,7 @@ export class StatusBarController implements vscode.Disposable {
     this._item.color = failed.length ? new vscode.ThemeColor('statusBarItem.warningForeground') : undefined;
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**MCP servers**: ${running.length} of ${active.length} running, ${tools} tools enabled\n\n`);
-    for (const s of servers) md.appendMarkdown(`- ${escape(s.name)}: ${escape(stateLabel(s.state))}${s.state.kind === 'error' ? ` (${escape(s.state.message.split('\n')[0])})` : ''}\n`);
+    for (const s of servers) md.appendMarkdown(`- ${escapeMarkdown(s.name)}: ${escapeMarkdown(stateLabel(s.state))}${s.state.kind === 'error' ? ` (${escapeMarkdown(s.state.message.split('\n')[0])})` : ''}\n`);
     if (tools > TOOL_LIMIT) {
       md.appendMarkdown(`\n$(warning) ${tools} tools are enabled; many models accept at most ${TOOL_LIMIT}. Uncheck tools in the MCP Servers view.`);
     }
@@ -54,8 +54,4 @@ export class StatusBarController implements vscode.Disposable {
     for (const d of this._disposables) d.dispose();
     this._item.dispose();
   }
-}
-
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

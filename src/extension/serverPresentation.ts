@@ -32,22 +32,22 @@ export function serverTooltip(s: McpServerSnapshot, now = Date.now()): vscode.Ma
   const def = s.definition;
   const md = new vscode.MarkdownString(undefined, true);
   md.supportThemeIcons = true;
-  md.appendMarkdown(`**${escape(s.name)}**: ${escape(stateLabel(s.state))}\n\n`);
+  md.appendMarkdown(`**${escapeMarkdown(s.name)}**: ${escapeMarkdown(stateLabel(s.state))}\n\n`);
   const rows: [string, string][] = [['Transport', s.transport ?? def.type ?? 'unknown']];
   rows.push([def.url !== undefined ? 'URL' : 'Command', code(describeLaunch(def))]);
   const env = redactEnv(def.env);
   if (Object.keys(env).length) rows.push(['Env', code(Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' '))]);
   const headers = redactHeaders(def.headers);
   if (Object.keys(headers).length) rows.push(['Headers', code(Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join(', '))]);
-  rows.push(['Defined in', `${escape(originLabel(def.origin.file))} \`${def.origin.jsonPath}\`${def.origin.line ? ` (line ${def.origin.line})` : ''}`]);
-  if (s.serverInfo) rows.push(['Server', escape(`${s.serverInfo.name} ${s.serverInfo.version}`)]);
+  rows.push(['Defined in', `${escapeMarkdown(originLabel(def.origin.file))} \`${def.origin.jsonPath}\`${def.origin.line ? ` (line ${def.origin.line})` : ''}`]);
+  if (s.serverInfo) rows.push(['Server', escapeMarkdown(`${s.serverInfo.name} ${s.serverInfo.version}`)]);
   if (s.protocolVersion) rows.push(['Protocol', s.protocolVersion]);
   if (s.startedAt && s.state.kind === 'running') rows.push(['Up for', formatDuration(now - s.startedAt)]);
   if (s.restartCount) rows.push(['Restarts', String(s.restartCount)]);
   if (s.state.kind === 'running') rows.push(['Offers', `${s.tools.length} tools, ${s.resources.length} resources, ${s.prompts.length} prompts`]);
   md.appendMarkdown(rows.map(([k, v]) => `${k}: ${v}`).join('  \n'));
   const problem = s.state.kind === 'error' ? s.state.message : s.state.kind === 'reconnecting' ? s.state.reason : s.lastError;
-  if (problem) md.appendMarkdown(`\n\n$(error) **${s.state.kind === 'error' ? 'Error' : 'Last error'}:** ${escape(problem)}`);
+  if (problem) md.appendMarkdown(`\n\n$(error) **${s.state.kind === 'error' ? 'Error' : 'Last error'}:** ${escapeMarkdown(problem)}`);
   const stderr = s.stderrTail.slice(-8);
   if (stderr.length && s.state.kind !== 'running') md.appendMarkdown('\n\nLast stderr lines:\n').appendCodeblock(stderr.join('\n'), 'text');
   return md;
@@ -56,8 +56,8 @@ export function serverTooltip(s: McpServerSnapshot, now = Date.now()): vscode.Ma
 /** A tool's description, annotations and input schema. */
 export function toolTooltip(server: string, tool: Tool): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${escape(tool.name)}** (${escape(server)})\n\n`);
-  if (tool.description) md.appendMarkdown(`${escape(tool.description)}\n\n`);
+  md.appendMarkdown(`**${escapeMarkdown(tool.name)}** (${escapeMarkdown(server)})\n\n`);
+  if (tool.description) md.appendMarkdown(`${escapeMarkdown(tool.description)}\n\n`);
   const hints = Object.entries(tool.annotations ?? {})
     .filter(([k, v]) => k.endsWith('Hint') && v === true)
     .map(([k]) => k.replace(/Hint$/, ''));
@@ -98,6 +98,7 @@ function code(text: string): string {
   return '`' + text.replace(/`/g, "'") + '`';
 }
 
-function escape(text: string): string {
+/** Escapes Markdown punctuation so names and messages render as written. */
+export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter, LineTooLongError } from './LineSplitter';
-import { DEFAULT_SHUTDOWN_GRACE_MS, signalProcessGroup, sweepProcessGroup, waitUntil } from './processGroup';
+import { DEFAULT_SHUTDOWN_GRACE_MS, signalProcessGroup, sweepProcessGroup, trackProcessGroup, untrackProcessGroup, waitUntil } from './processGroup';
 import { buildSpawnPlan } from './spawnCommand';
 
 /** What to run for a stdio server, variables already substituted. */
@@ -108,6 +108,7 @@ export class McpStdioTransport implements Transport {
         );
       });
     });
+    trackProcessGroup(child.pid!, this._platform);
     this._exited = new Promise((resolve) => child.once('exit', (code, signal) => this._onExit({ code, signal }, resolve)));
     child.on('error', (err) => this.onerror?.(err));
     child.stdin!.on('error', () => undefined); // EPIPE after the server died; the exit handler reports it.
@@ -147,6 +148,7 @@ export class McpStdioTransport implements Transport {
       }
       await this._exited;
       await sweepProcessGroup(pid, this._grace, this._platform);
+      untrackProcessGroup(pid);
     }
     this._fireClose();
   }
@@ -156,7 +158,9 @@ export class McpStdioTransport implements Transport {
     resolve();
     const pid = this._child?.pid;
     // The server is gone; its children must not outlive it.
-    if (pid !== undefined && !this._closing) this._closing = sweepProcessGroup(pid, this._grace, this._platform);
+    if (pid !== undefined && !this._closing) {
+      this._closing = sweepProcessGroup(pid, this._grace, this._platform).then(() => untrackProcessGroup(pid));
+    }
     // Deliver what it wrote just before exiting, unless a surviving child holds stdout open.
     const stdoutDone = this._stdoutEnded ?? Promise.resolve();
     void Promise.race([stdoutDone, delay(STDOUT_DRAIN_MS)]).then(() => this._fireClose());

@@ -81,3 +81,25 @@ export async function sweepProcessGroup(pid: number, graceMs: number, platform =
 function isErrno(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
 }
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Remembers a process group this process started. If the host process exits before the group was
+ * shut down (an editor window closing without time to deactivate), the group is killed on the way
+ * out: servers run detached and would otherwise outlive it.
+ */
+export function trackProcessGroup(pid: number, platform = process.platform): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const group of liveGroups) signalProcessGroup(group, 'SIGKILL', platform);
+  });
+}
+
+/** Forgets a group once it is gone. */
+export function untrackProcessGroup(pid: number): void {
+  liveGroups.delete(pid);
+}
