@@ -44,6 +44,9 @@ let exitHookInstalled = false;
  * @property {Record<string, unknown>} [settings] Settings added to the defaults (user and machine).
  * @property {Record<string, string>} [env] Extra environment for the server and its extension hosts.
  * @property {string[]} [vsix] `.vsix` files to install before the server starts.
+ * @property {boolean} [devPayload] Honour `payload` in workbench URLs (extensionDevelopmentPath, tests); default true.
+ *   It needs VS Code's smoke-test driver, which also hides notification toasts: turn it off to use
+ *   installed extensions the way a user sees them.
  * @property {string} [logsDir] Where to write code-server's output and, on stop, copy VS Code's logs.
  */
 
@@ -100,8 +103,8 @@ export async function startCodeServer(options) {
     '--reconnection-grace-time', '5',
     '--user-data-dir', dirs.userDataDir,
     '--extensions-dir', dirs.extensionsDir,
-    '--vscode-option', 'enable-smoke-test-driver',
   ];
+  if (options.devPayload ?? true) args.push('--vscode-option', 'enable-smoke-test-driver');
   if (!options.trust) args.push('--disable-workspace-trust');
 
   const logFile = join(options.logsDir ?? dirs.root, options.logsDir ? `code-server-${port}.log` : 'code-server.log');

@@ -72,7 +72,7 @@ export class ServerApprovals implements vscode.Disposable {
     for (const def of this._pending.values()) byFile.set(def.origin.file, [...(byFile.get(def.origin.file) ?? []), def]);
     await Promise.all(
       [...byFile].map(async ([file, defs]) => {
-        const what = defs.map((d) => `${d.name} (${describeLaunch(d)})`).join('; ');
+        const what = defs.map((d) => `${d.name} (${shorten(describeLaunch(d), 72)})`).join('; ');
         const label = relativeLabel(file);
         const count = defs.length === 1 ? '1 MCP server' : `${defs.length} MCP servers`;
         const answer = await vscode.window.showWarningMessage(`Start ${count} from ${label}? ${what}`, 'Start', 'Open File', 'Not Now');
@@ -95,4 +95,11 @@ function approvalKey(def: McpServerDefinition): string {
 function relativeLabel(file: string): string {
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
   return folder ? path.relative(folder.uri.fsPath, file) : path.basename(file);
+}
+
+/** Keeps both ends of a long command line (the program and the script name matter most). */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.floor((max - 1) / 2);
+  return `${text.slice(0, half)}…${text.slice(-half)}`;
 }
