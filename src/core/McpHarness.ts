@@ -1,107 +1,30 @@
 import * as os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from './base/event';
 import { DisposableStore, type IDisposable } from './base/lifecycle';
-import {
-  loadMcpConfig,
-  resolveServerLaunch,
-  type IMcpInputResolver,
-  type McpConfigError,
-  type McpLaunchResolution,
-  type McpServerDefinition,
-  type McpUserServers,
-} from './config';
-import { McpCallError, type McpCallFailureKind } from './mcp/McpCallError';
-import type { IMcpClientHandlers } from './mcp/McpSession';
-import { McpServerManager, type McpConfigDiff } from './mcp/McpServerManager';
-import { isServingState, type McpConnectionStateKind, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
+import { loadMcpConfig, resolveServerLaunch, type McpConfigError, type McpLaunchResolution, type McpServerDefinition } from './config';
+import type { HarnessApplyResult, HarnessCallErrorKind, HarnessCallOptions, HarnessCallResult, HarnessOptions, HarnessServer, HarnessTool } from './HarnessTypes';
+import { McpCallError } from './mcp/McpCallError';
+import { McpServerManager } from './mcp/McpServerManager';
+import { isServingState, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
 import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from './mcp/serverEnvironment';
 import { DEFAULT_MAX_OUTPUT_CHARS, errorResult, formatToolResult } from './tools/formatToolResult';
 import { ToolRegistry } from './tools/ToolRegistry';
-import type { BuiltinTool, ToolCallResult } from './tools/types';
+import type { BuiltinTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
+
+export type {
+  HarnessApplyResult,
+  HarnessCallErrorKind,
+  HarnessCallOptions,
+  HarnessCallResult,
+  HarnessOptions,
+  HarnessServer,
+  HarnessTool,
+} from './HarnessTypes';
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
-
-/** Everything a harness can be told. Only the config locations are commonly needed. */
-export interface HarnessOptions {
-  /** Folder whose `.vscode/mcp.json`, `.mcp.json` and `.harness/mcp.json` are read. */
-  readonly workspaceFolder?: string;
-  /** Several folders (multi-root); used instead of `workspaceFolder` when given. */
-  readonly workspaceFolders?: readonly string[];
-  /** Further config files, highest precedence first. */
-  readonly configFiles?: readonly string[];
-  /** Entries the host holds itself (e.g. editor settings); lowest precedence. */
-  readonly userServers?: McpUserServers;
-  /** Environment for variables and servers (default `process.env`). */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Give stdio servers the whole environment instead of the safe subset. */
-  readonly inheritEnv?: boolean;
-  readonly inputResolver?: IMcpInputResolver;
-  /** Answers to server requests (elicitation, roots). Roots default to the workspace folders. */
-  readonly handlers?: IMcpClientHandlers;
-  /** Gate for starting a server; a returned string is why it may not start. */
-  checkStart?(definition: McpServerDefinition): Promise<string | undefined>;
-  readonly startupTimeoutMs?: number;
-  readonly toolTimeoutMs?: number;
-  readonly maxTotalTimeoutMs?: number;
-  readonly maxOutputChars?: number;
-  readonly reconnectDelaysMs?: readonly number[];
-  readonly shutdownGraceMs?: number;
-  /** Whether to log a server's JSON-RPC traffic (checked per message). */
-  traceEnabled?(server: string): boolean;
-  /** Start servers when the configuration is applied (default true). */
-  readonly autoStart?: boolean;
-}
-
-/** A server as the library reports it: plain data, `state` a string. */
-export interface HarnessServer {
-  readonly name: string;
-  readonly state: McpConnectionStateKind;
-  readonly transport: McpServerSnapshot['transport'];
-  readonly tools: readonly Tool[];
-  /** Why the server is not running (error, blocked, reconnecting), when it is not. */
-  readonly error?: string;
-  readonly serverInfo?: McpServerSnapshot['serverInfo'];
-  readonly protocolVersion?: string;
-  readonly origin: McpServerDefinition['origin'];
-  readonly restartCount: number;
-  readonly stderrTail: readonly string[];
-}
-
-/** A callable tool as the library reports it. */
-export interface HarnessTool {
-  /** The exposed name to pass to `callTool`. */
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-  readonly annotations?: Tool['annotations'];
-  /** The MCP server, absent for built-in tools. */
-  readonly server?: string;
-  /** The tool's name on its server. */
-  readonly originalName: string;
-}
-
-/** Kinds of failure a call can end in besides the tool's own error. */
-export type HarnessCallErrorKind = McpCallFailureKind | 'unknown_tool' | 'invalid_arguments' | 'tool_error';
-
-export interface HarnessCallResult extends ToolCallResult {
-  /** Set when `isError`: why. `tool_error` means the tool itself reported the failure. */
-  readonly errorKind?: HarnessCallErrorKind;
-}
-
-export interface HarnessCallOptions {
-  readonly signal?: AbortSignal;
-  /** Time without an answer or progress before giving up (default: the server's `toolTimeoutMs`, else 60 s). */
-  readonly timeoutMs?: number;
-  onProgress?(progress: { progress: number; total?: number; message?: string }): void;
-}
-
-export interface HarnessApplyResult extends McpConfigDiff {
-  readonly configErrors: readonly McpConfigError[];
-}
 
 /**
  * The MCP client in one object: reads configuration, keeps every server connected, exposes their
@@ -121,6 +44,7 @@ export class McpHarness {
   private _configErrors: readonly McpConfigError[] = [];
   private _loginShellPath: Promise<string | undefined> | undefined;
   private _started: Promise<void> | undefined;
+  private _applying: Promise<void> = Promise.resolve();
   private _disposed: Promise<void> | undefined;
 
   constructor(options: HarnessOptions = {}) {
@@ -187,19 +111,28 @@ export class McpHarness {
     options: { restartFailed?: boolean; wait?: boolean } = {},
   ): Promise<HarnessApplyResult> {
     this._options = { ...this._options, ...update };
-    const { servers, errors } = await loadMcpConfig({
-      workspaceFolders: this._folders(),
-      configFiles: this._options.configFiles,
-      userServers: this._options.userServers,
+    // One load at a time, in call order: a slow read must never apply over a newer one.
+    const applied = this._applying.then(async () => {
+      const { servers, errors } = await loadMcpConfig({
+        workspaceFolders: this._folders(),
+        configFiles: this._options.configFiles,
+        userServers: this._options.userServers,
+      });
+      this._configErrors = errors;
+      const { diff, settled } = this.manager.applyDefinitions(servers, {
+        start: this._options.autoStart ?? true,
+        restartFailed: options.restartFailed,
+      });
+      this._onDidChange.fire();
+      return { result: { ...diff, configErrors: errors }, settled };
     });
-    this._configErrors = errors;
-    const { diff, settled } = this.manager.applyDefinitions(servers, {
-      start: this._options.autoStart ?? true,
-      restartFailed: options.restartFailed,
-    });
-    this._onDidChange.fire();
+    this._applying = applied.then(
+      () => undefined,
+      () => undefined,
+    );
+    const { result, settled } = await applied;
     if (options.wait ?? true) await settled;
-    return { ...diff, configErrors: errors };
+    return result;
   }
 
   startServer(name: string): Promise<void> {

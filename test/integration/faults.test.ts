@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { McpHarness, type HarnessOptions } from '../../src/core';
 import { isProcessAlive } from '../../src/core/mcp/processGroup';
 import { processTag, waitForNoProcesses } from '../support/leaks';
-import { fixtureEntry, tempDir, writeJson } from '../support/servers';
+import { fixtureEntry, minimalServer, tempDir, writeJson } from '../support/servers';
 
 // Fault-injecting fixture servers: each test writes a config, starts a harness, and checks both
 // the behaviour and that every process the harness started is gone afterwards.
@@ -168,6 +168,23 @@ describe('servers that crash, hang or lie', () => {
     expect(h.servers()[0].tools).toHaveLength(14 + 45);
     // Output validation still works for a tool from the first page after paging.
     expect((await h.callTool('mcp__paged__structured', { n: 4 })).structuredContent).toEqual({ doubled: 8 });
+  });
+
+  it('reports a malformed result as a protocol error and keeps the connection', async () => {
+    const warnings: string[] = [];
+    const file = writeJson(tmp.dir, 'liar.json', { mcpServers: { liar: { command: process.execPath, args: [minimalServer, '--lie'], env: tag.env } } });
+    const h = new McpHarness({ configFiles: [file] });
+    harnesses.push(h);
+    h.onDidLog((e) => e.level === 'warn' && warnings.push(e.message));
+    await h.start();
+    // The two malformed tools in its list are skipped; the server still runs with the good ones.
+    expect(h.servers()[0]).toMatchObject({ state: 'running' });
+    expect(h.tools().map((t) => t.originalName)).toEqual(['echo', 'malformed']);
+    expect(warnings.filter((w) => w.startsWith('tools/list: skipped an entry'))).toHaveLength(2);
+    const result = await h.callTool('mcp__liar__malformed', {});
+    expect(result).toMatchObject({ isError: true, errorKind: 'protocol' });
+    expect(result.text).toContain('not a valid tool result');
+    expect((await h.callTool('mcp__liar__echo', { text: 'still fine' })).text).toBe('still fine');
   });
 
   it('checks structured output against the output schema', async () => {

@@ -18,6 +18,8 @@ export const referenceServers = {
 };
 
 export const fixtureServer = repoPath('test/fixtures/servers/fixture.mjs');
+/** A dependency-free server (see its header), for lies the SDK would not let a server tell. */
+export const minimalServer = repoPath('test/fixtures/servers/minimal.mjs');
 
 /** A stdio config entry running our fixture server with the given flags. */
 export function fixtureEntry(flags: string[] = [], extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -6,7 +6,8 @@ import type { McpLaunchResolution } from '../config';
 import { LineRing } from './LineRing';
 import { McpCallError } from './McpCallError';
 import { describeState, type McpConnectionState, type McpLogEntry, type McpServerSnapshot } from './McpServerSnapshot';
-import { McpSession, describeError, formatSeconds, type IMcpClientHandlers, type McpCallOptions } from './McpSession';
+import { describeError, formatSeconds } from './describe';
+import { McpSession, type IMcpClientHandlers, type McpCallOptions } from './McpSession';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [1000, 2000, 4000];

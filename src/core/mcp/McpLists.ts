@@ -1,17 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import * as z from 'zod/v4';
 import {
   ErrorCode,
-  ListPromptsResultSchema,
-  ListResourcesResultSchema,
-  ListResourceTemplatesResultSchema,
-  ListToolsResultSchema,
   McpError,
-  type ListPromptsResult,
-  type ListResourcesResult,
-  type ListResourceTemplatesResult,
-  type ListToolsResult,
+  PromptSchema,
+  ResourceSchema,
+  ResourceTemplateSchema,
+  ToolSchema,
   type Prompt,
   type Resource,
   type ResourceTemplate,
@@ -86,7 +83,7 @@ export class McpLists {
   }
 
   private async _refreshTools(signal?: AbortSignal): Promise<void> {
-    const tools = await this._listAll('tools/list', ListToolsResultSchema, (r: ListToolsResult) => r.tools, signal);
+    const tools = await this._listAll('tools/list', 'tools', ToolSchema, signal);
     if (tools !== undefined && changed(this.tools, tools)) {
       this.tools = tools;
       this._outputValidators.clear();
@@ -95,39 +92,43 @@ export class McpLists {
 
   private async _refreshResources(signal?: AbortSignal): Promise<void> {
     const [resources, templates] = await Promise.all([
-      this._listAll('resources/list', ListResourcesResultSchema, (r: ListResourcesResult) => r.resources, signal),
-      this._listAll('resources/templates/list', ListResourceTemplatesResultSchema, (r: ListResourceTemplatesResult) => r.resourceTemplates, signal),
+      this._listAll('resources/list', 'resources', ResourceSchema, signal),
+      this._listAll('resources/templates/list', 'resourceTemplates', ResourceTemplateSchema, signal),
     ]);
     if (resources !== undefined && changed(this.resources, resources)) this.resources = resources;
     if (templates !== undefined && changed(this.resourceTemplates, templates)) this.resourceTemplates = templates;
   }
 
   private async _refreshPrompts(signal?: AbortSignal): Promise<void> {
-    const prompts = await this._listAll('prompts/list', ListPromptsResultSchema, (r: ListPromptsResult) => r.prompts, signal);
+    const prompts = await this._listAll('prompts/list', 'prompts', PromptSchema, signal);
     if (prompts !== undefined && changed(this.prompts, prompts)) this.prompts = prompts;
   }
 
-  /** Follows `nextCursor` to the end. Undefined when the server does not implement the method. */
-  private async _listAll<R extends { nextCursor?: string }, T>(
-    method: string,
-    schema: Parameters<Client['request']>[1],
-    items: (result: R) => T[],
-    signal?: AbortSignal,
-  ): Promise<T[] | undefined> {
+  /**
+   * Follows `nextCursor` to the end. Undefined when the server does not implement the method.
+   * Each item is checked on its own: one malformed tool is skipped with a warning instead of
+   * failing the whole listing (and with it the server).
+   */
+  private async _listAll<T>(method: string, key: string, itemSchema: z.ZodType<T>, signal?: AbortSignal): Promise<T[] | undefined> {
+    const pageSchema = z.looseObject({ [key]: z.array(z.unknown()), nextCursor: z.string().optional() });
     const all: T[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      let result: R;
+      let result: z.infer<typeof pageSchema>;
       try {
         const params = cursor === undefined ? {} : { cursor };
-        result = (await this._client().request({ method, params } as never, schema, { signal, timeout: LIST_TIMEOUT_MS })) as R;
+        result = await this._client().request({ method, params } as never, pageSchema, { signal, timeout: LIST_TIMEOUT_MS });
       } catch (err) {
         if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return undefined;
         throw err;
       }
-      all.push(...items(result));
-      cursor = result.nextCursor;
+      for (const raw of result[key] as unknown[]) {
+        const item = itemSchema.safeParse(raw);
+        if (item.success) all.push(item.data);
+        else this._warn(`${method}: skipped an entry that breaks the MCP schema (${describeItem(raw)}): ${item.error.issues[0]?.message ?? 'invalid'}`);
+      }
+      cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
       if (cursor === undefined) return all;
       if (seen.has(cursor)) {
         this._warn(`${method} repeated cursor ${JSON.stringify(cursor)}; stopping after ${page + 1} pages`);
@@ -138,6 +139,11 @@ export class McpLists {
     this._warn(`${method} still had more after ${MAX_PAGES} pages; the rest is ignored`);
     return all;
   }
+}
+
+function describeItem(raw: unknown): string {
+  const name = typeof raw === 'object' && raw !== null ? (raw as { name?: unknown; uri?: unknown }).name ?? (raw as { uri?: unknown }).uri : undefined;
+  return typeof name === 'string' ? `"${name}"` : JSON.stringify(raw)?.slice(0, 80) ?? String(raw);
 }
 
 function changed(before: readonly unknown[], after: readonly unknown[]): boolean {

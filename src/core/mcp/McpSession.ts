@@ -21,6 +21,7 @@ import {
   type Root,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
+import { $ZodError } from 'zod/v4/core';
 import type { McpResolvedLaunch } from '../config';
 import type { McpTransportKind } from '../config/types';
 import { Emitter, type Event } from '../base/event';
@@ -29,6 +30,7 @@ import { McpCallError } from './McpCallError';
 import { McpStdioTransport } from './McpStdioTransport';
 import { TracingTransport } from './TracingTransport';
 import { McpLists, type McpListKind } from './McpLists';
+import { describeError, formatSeconds, mapLogLevel, truncate } from './describe';
 
 /** Answers that a server may ask of the client. Absent handlers mean the capability is not declared. */
 export interface IMcpClientHandlers {
@@ -176,6 +178,12 @@ export class McpSession {
         return new McpCallError('connection_closed', this._closeReason ?? 'the server closed the connection', err.code);
       }
       return new McpCallError('protocol', `server error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code);
+    }
+    if (err instanceof $ZodError) {
+      // The SDK validates answers against the MCP schema; this one did not fit.
+      const issue = err.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+      return new McpCallError('protocol', `the server's answer is not a valid tool result${where}: ${issue?.message ?? err.message}`);
     }
     // Anything else failed below JSON-RPC: the request could not be sent or the stream broke.
     this._checkLiveness();
@@ -326,27 +334,4 @@ export class McpSession {
   private _traceMessage(direction: 'send' | 'receive', message: JSONRPCMessage): void {
     this._o.log('trace', 'rpc', `${direction === 'send' ? '→' : '←'} ${truncate(JSON.stringify(message), 4000)}`);
   }
-}
-
-function mapLogLevel(level: string): McpLogEntry['level'] {
-  if (level === 'debug') return 'debug';
-  if (level === 'info' || level === 'notice') return 'info';
-  if (level === 'warning') return 'warn';
-  return 'error';
-}
-
-/** A short, human description of any thrown value, following `cause` chains (fetch errors hide the reason there). */
-export function describeError(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  const base = err.message || err.name;
-  return cause instanceof Error && !base.includes(cause.message) ? `${base} (${describeError(cause)})` : base;
-}
-
-export function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -1,0 +1,85 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { IMcpInputResolver, McpConfigError, McpServerDefinition, McpUserServers } from './config';
+import type { McpCallFailureKind } from './mcp/McpCallError';
+import type { IMcpClientHandlers } from './mcp/McpSession';
+import type { McpConfigDiff } from './mcp/McpServerManager';
+import type { McpConnectionStateKind, McpServerSnapshot } from './mcp/McpServerSnapshot';
+import type { ToolCallResult } from './tools/types';
+
+/** Everything a harness can be told. Only the config locations are commonly needed. */
+export interface HarnessOptions {
+  /** Folder whose `.vscode/mcp.json`, `.mcp.json` and `.harness/mcp.json` are read. */
+  readonly workspaceFolder?: string;
+  /** Several folders (multi-root); used instead of `workspaceFolder` when given. */
+  readonly workspaceFolders?: readonly string[];
+  /** Further config files, highest precedence first. */
+  readonly configFiles?: readonly string[];
+  /** Entries the host holds itself (e.g. editor settings); lowest precedence. */
+  readonly userServers?: McpUserServers;
+  /** Environment for variables and servers (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Give stdio servers the whole environment instead of the safe subset. */
+  readonly inheritEnv?: boolean;
+  readonly inputResolver?: IMcpInputResolver;
+  /** Answers to server requests (elicitation, roots). Roots default to the workspace folders. */
+  readonly handlers?: IMcpClientHandlers;
+  /** Gate for starting a server; a returned string is why it may not start. */
+  checkStart?(definition: McpServerDefinition): Promise<string | undefined>;
+  readonly startupTimeoutMs?: number;
+  readonly toolTimeoutMs?: number;
+  readonly maxTotalTimeoutMs?: number;
+  readonly maxOutputChars?: number;
+  readonly reconnectDelaysMs?: readonly number[];
+  readonly shutdownGraceMs?: number;
+  /** Whether to log a server's JSON-RPC traffic (checked per message). */
+  traceEnabled?(server: string): boolean;
+  /** Start servers when the configuration is applied (default true). */
+  readonly autoStart?: boolean;
+}
+
+/** A server as the library reports it: plain data, `state` a string. */
+export interface HarnessServer {
+  readonly name: string;
+  readonly state: McpConnectionStateKind;
+  readonly transport: McpServerSnapshot['transport'];
+  readonly tools: readonly Tool[];
+  /** Why the server is not running (error, blocked, reconnecting), when it is not. */
+  readonly error?: string;
+  readonly serverInfo?: McpServerSnapshot['serverInfo'];
+  readonly protocolVersion?: string;
+  readonly origin: McpServerDefinition['origin'];
+  readonly restartCount: number;
+  readonly stderrTail: readonly string[];
+}
+
+/** A callable tool as the library reports it. */
+export interface HarnessTool {
+  /** The exposed name to pass to `callTool`. */
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly annotations?: Tool['annotations'];
+  /** The MCP server, absent for built-in tools. */
+  readonly server?: string;
+  /** The tool's name on its server. */
+  readonly originalName: string;
+}
+
+/** Kinds of failure a call can end in besides the tool's own error. */
+export type HarnessCallErrorKind = McpCallFailureKind | 'unknown_tool' | 'invalid_arguments' | 'tool_error';
+
+export interface HarnessCallResult extends ToolCallResult {
+  /** Set when `isError`: why. `tool_error` means the tool itself reported the failure. */
+  readonly errorKind?: HarnessCallErrorKind;
+}
+
+export interface HarnessCallOptions {
+  readonly signal?: AbortSignal;
+  /** Time without an answer or progress before giving up (default: the server's `toolTimeoutMs`, else 60 s). */
+  readonly timeoutMs?: number;
+  onProgress?(progress: { progress: number; total?: number; message?: string }): void;
+}
+
+export interface HarnessApplyResult extends McpConfigDiff {
+  readonly configErrors: readonly McpConfigError[];
+}
