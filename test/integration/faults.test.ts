@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { McpHarness, type HarnessOptions } from '../../src/core';
 import { isProcessAlive } from '../../src/core/mcp/processGroup';
@@ -95,6 +96,21 @@ describe('servers that crash, hang or lie', () => {
     expect(silent.error).toMatch(/did not finish starting within 1\.5 s|no answer to initialize/);
     expect(healthy.state).toBe('running');
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('explains an HTTP server that wants credentials', async () => {
+    const server = http.createServer((_req, res) => res.writeHead(401, { 'content-type': 'text/plain' }).end('no token'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { port } = server.address() as { port: number };
+      const h = await start({ locked: { url: `http://127.0.0.1:${port}/mcp` } });
+      const [locked] = h.servers();
+      expect(locked.state).toBe('error');
+      expect(locked.error).toContain('the server refused the connection (HTTP 401): it needs credentials');
+      expect(locked.transport).toBe('http'); // 401 is not a reason to try the legacy transport
+    } finally {
+      server.close();
+    }
   });
 
   it('reports a command that does not exist, and a bad working directory, per server', async () => {

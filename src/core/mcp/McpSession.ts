@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -327,6 +327,13 @@ export class McpSession {
     }
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
       return new Error(`no answer to initialize within ${formatSeconds(this._o.startupTimeoutMs)}`);
+    }
+    const status = err instanceof StreamableHTTPError || err instanceof SseError ? err.code : undefined;
+    if (status === 401 || status === 403) {
+      return new Error(
+        `the server refused the connection (HTTP ${status}): it needs credentials. Add an "Authorization" header ` +
+          `to its entry, e.g. "headers": { "Authorization": "Bearer \${input:token}" } (OAuth sign-in is not supported yet)`,
+      );
     }
     return new Error(describeError(err));
   }
