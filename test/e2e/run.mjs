@@ -196,6 +196,8 @@ async function runScenario(file) {
     extensionPath: EXT_DIR,
     workspace,
     vsix,
+    /** The packaged extension: the one the `package` item made, or a new one when E2E_ONLY left that item out. */
+    packageVsix: async () => { vsix ??= await packageExtension(); return vsix; },
     workbenchUrl: (options = {}) => server.workbenchUrl({ folder: workspace, extensionDevelopmentPath: EXT_DIR, ...options }),
     /** Another code-server for this scenario only (e.g. `{ trust: true }` or `{ vsix: [ctx.vsix] }`); stopped afterwards. */
     startCodeServer: async (options = {}) => {

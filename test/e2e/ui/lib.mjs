@@ -66,12 +66,13 @@ export async function runCommand(page, title, { timeout = 30_000 } = {}) {
 }
 
 /**
- * The Notification Center's entry whose text contains `text`. With the smoke-test driver, notifications
- * never show as toasts, only here.
+ * The Notification Center's entry whose message contains `text` (a string, or a regular expression
+ * over the message alone). With the smoke-test driver, notifications never show as toasts, only here.
  */
 export async function findNotification(page, text, { timeout = 15_000 } = {}) {
   await showNotifications(page);
-  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  const message = page.locator('.notification-list-item-message', { hasText: text });
+  const item = page.locator('.notifications-center .notification-list-item', { has: message }).first();
   await item.waitFor({ timeout });
   return item;
 }
@@ -104,13 +105,16 @@ export async function openViewContainer(page, label, { timeout = 30_000 } = {}) 
 
 /**
  * A row of a tree or list, by text. With `view`, only rows inside the view whose header title starts
- * with it (e.g. `Servers`).
+ * with it (e.g. `Servers`). With `exact`, the row's label (not its description) is exactly `text`:
+ * `Tools` then finds the group, not a server described as `14 tools`.
  */
-export function treeRow(page, text, { view } = {}) {
+export function treeRow(page, text, { view, exact = false } = {}) {
   const scope = view
     ? page.locator('.pane', { has: page.locator(`.pane-header[aria-label^="${cssString(view)}"]`) })
     : page.locator('.part.sidebar, .part.panel, .part.auxiliarybar');
-  return scope.locator('.monaco-list-row', { hasText: text }).first();
+  const rows = scope.locator('.monaco-list-row');
+  const label = page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(text)}$`) });
+  return (exact ? rows.filter({ has: label }) : rows.filter({ hasText: text })).first();
 }
 
 /** The status bar item whose text contains `text`. */
@@ -123,11 +127,44 @@ export function statusBarItem(page, text) {
  * workbench's own hover widget, not the browser's `title`).
  */
 export async function hoverText(page, locator, { timeout = 10_000 } = {}) {
+  const shown = page.locator('.workbench-hover, .monaco-hover:not(.hidden)').filter({ visible: true, hasText: /\S/ });
+  // A hover can stay after the pointer has left its target; still showing, it would be read for the new one.
   await page.mouse.move(0, 0);
+  if ((await shown.count()) > 0) await page.keyboard.press('Escape');
+  await shown.first().waitFor({ state: 'hidden', timeout });
   await locator.hover();
-  const hover = page.locator('.workbench-hover, .monaco-hover:not(.hidden)').filter({ hasText: /\S/ }).last();
+  const hover = shown.last();
   await hover.waitFor({ timeout });
   return (await hover.innerText()).trim();
+}
+
+/**
+ * Hovers `locator` until its hover text matches every pattern, and returns that text. A hover shows
+ * what was true when it opened, so each try opens it again.
+ */
+export async function waitForHoverText(page, locator, patterns, { timeout = 30_000 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const text = await hoverText(page, locator);
+    if (patterns.every((p) => p.test(text))) return text;
+    if (Date.now() > deadline) throw new Error(`expected a hover matching ${patterns.join(' and ')} within ${timeout / 1000} s, got "${text}"`);
+  }
+}
+
+/**
+ * Waits until the text of `locator` (its first element) matches `pattern` and returns that text. On
+ * timeout the error says what was shown instead.
+ */
+export async function waitForText(locator, pattern, { timeout = 30_000 } = {}) {
+  const target = locator.first();
+  const match = locator.filter({ hasText: pattern }).first();
+  try {
+    await match.waitFor({ timeout });
+  } catch {
+    const seen = await target.innerText({ timeout: 1_000 }).catch(() => undefined);
+    throw new Error(`expected ${pattern} within ${timeout / 1000} s, ${seen === undefined ? 'but nothing was shown' : `got "${seen.trim()}"`}`);
+  }
+  return (await match.innerText()).trim();
 }
 
 /** The HTML document of the active webview (outer frame, then the frame holding the extension's HTML). */
@@ -139,6 +176,82 @@ async function closeQuickInput(page) {
   if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
 }
 
+function escapeRegExp(value) {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function cssString(value) {
   return value.replaceAll('\\', '\\\\').replaceAll('"', '\\"');
+}
+
+// MCP Harness's own UI, on the fixture workspace (test/e2e/fixtures/workspace).
+
+/** The fixture workspace's servers in the order of its .mcp.json, which the view keeps. */
+export const FIXTURE_SERVERS = ['everything', 'fixture', 'memory', 'broken'];
+
+/** Row descriptions once every fixture server has settled: three running, `broken` failing to start. */
+const SETTLED = { everything: /^\d+ tools$/, fixture: /^14 tools$/, memory: /^\d+ tools$/, broken: /^command not found/ };
+
+/** The workbench's DOM id for the status bar item: the extension's id, then the item's own. */
+const STATUS_ITEM_ID = 'mcp-harness.mcp-harness.mcpHarness.status';
+
+/** The extension's status bar item (`MCP 3/4 · 37 tools`). */
+export function mcpStatusItem(page) {
+  return page.locator(`.part.statusbar .statusbar-item[id="${STATUS_ITEM_ID}"]`);
+}
+
+/** A row of the "MCP Servers" view whose label is `label`: a server, a group (`Tools`) or a tool. */
+export function serverTreeRow(page, label) {
+  return treeRow(page, label, { view: 'MCP Servers', exact: true });
+}
+
+/** The codicon a tree row shows for its item, e.g. `pass-filled` or `error`. */
+export async function rowIcon(row) {
+  const classes = (await row.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '';
+  return /\bcodicon-([\w-]+)/.exec(classes.replace(/\bcodicon-colored\b/, ''))?.[1];
+}
+
+/** Expands a tree row unless it already is (a click on an expanded row would collapse it). */
+export async function expandRow(row, { timeout = 30_000 } = {}) {
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+  await row.and(row.page().locator('[aria-expanded="true"]')).waitFor({ timeout });
+}
+
+/** Opens the workbench at `url` and the "MCP Harness" container, once its view lists every fixture server. */
+export async function openServersView(page, url, { timeout = 90_000 } = {}) {
+  await page.goto(url);
+  await waitForWorkbench(page);
+  await openViewContainer(page, 'MCP Harness', { timeout });
+  for (const name of FIXTURE_SERVERS) await serverTreeRow(page, name).waitFor({ timeout });
+}
+
+/**
+ * Answers "Start N MCP servers from .mcp.json?" with Start in the Notification Center and returns the
+ * question as it was shown. `count` is the number of servers it must ask about.
+ */
+export async function approveFromNotification(page, { count, timeout = 90_000 } = {}) {
+  const servers = count === undefined ? '\\d+ MCP servers?' : `${count} MCP ${count === 1 ? 'server' : 'servers'}`;
+  const item = await findNotification(page, new RegExp(`^Start ${servers} from \\.mcp\\.json\\?`), { timeout });
+  const question = (await item.locator('.notification-list-item-message').innerText()).trim();
+  await item.locator('.monaco-button', { hasText: /^Start$/ }).click();
+  await item.waitFor({ state: 'detached', timeout: 10_000 });
+  return question;
+}
+
+/**
+ * Waits until the fixture servers have settled (three running, `broken` in error, the status bar no
+ * longer spinning) and returns each row's description by server name.
+ */
+export async function waitForServersSettled(page, { timeout = 90_000 } = {}) {
+  const descriptions = {};
+  for (const [name, pattern] of Object.entries(SETTLED)) {
+    descriptions[name] = await waitForText(serverTreeRow(page, name).locator('.label-description'), pattern, { timeout });
+  }
+  await mcpStatusItem(page).locator('.codicon-plug').waitFor({ timeout });
+  return descriptions;
+}
+
+/** Total tools of the running fixture servers, from their rows' descriptions (`14 tools`). */
+export function toolTotal(descriptions) {
+  return Object.values(descriptions).reduce((sum, d) => sum + Number(/^(\d+) tools?$/.exec(d)?.[1] ?? 0), 0);
 }
