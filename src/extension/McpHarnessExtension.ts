@@ -64,7 +64,7 @@ export class McpHarnessExtension implements vscode.Disposable {
       }),
     );
     this._status = this._add(new StatusBarController(this.harness, this._enablement));
-    this._disposables.push(...registerCommands({ harness: this.harness, approvals, logs, inputs, reload: (o) => this.reload(o) }));
+    this._disposables.push(...registerCommands({ harness: this.harness, approvals, logs, inputs, enablement: this._enablement, reload: (o) => this.reload(o) }));
     this._add(new ConfigWatcher(() => void this.reload({ restartFailed: false }).catch((err) => this._log.error(`applying the configuration failed: ${err}`))));
     this._add(vscode.workspace.onDidGrantWorkspaceTrust(() => void this._startAll(this._blocked())));
   }

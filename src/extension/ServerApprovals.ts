@@ -6,7 +6,7 @@ const KEY = 'mcpHarness.approvedServers';
 const PROMPT_DELAY_MS = 100;
 
 export const NOT_TRUSTED = 'workspace is not trusted';
-export const AWAITING_APPROVAL = 'waiting for approval (a workspace file defines it)';
+export const AWAITING_APPROVAL = 'needs your approval to start';
 
 /**
  * Decides whether a server may start. Servers from workspace files run code the workspace chose,
@@ -66,25 +66,29 @@ export class ServerApprovals implements vscode.Disposable {
     return this._state.get<string[]>(KEY, []);
   }
 
-  /** One question per config file: "Start 3 MCP servers from .mcp.json?" with what they run. */
+  /**
+   * One question per config file, naming the servers: "Start 3 MCP servers from .mcp.json?".
+   * "Show Commands" lists exactly what would run (secrets masked) before anything does.
+   */
   private async _prompt(): Promise<void> {
     const byFile = new Map<string, McpServerDefinition[]>();
     for (const def of this._pending.values()) byFile.set(def.origin.file, [...(byFile.get(def.origin.file) ?? []), def]);
-    await Promise.all(
-      [...byFile].map(async ([file, defs]) => {
-        const what = defs.map((d) => `${d.name} (${shorten(describeLaunch(d), 72)})`).join('; ');
-        const label = relativeLabel(file);
-        const count = defs.length === 1 ? '1 MCP server' : `${defs.length} MCP servers`;
-        const answer = await vscode.window.showWarningMessage(`Start ${count} from ${label}? ${what}`, 'Start', 'Open File', 'Not Now');
-        if (answer === 'Start') {
-          const still = defs.filter((d) => this._pending.get(d.name) === d);
-          await this.approve(still);
-          this._onApproved(still.map((d) => d.name));
-        } else if (answer === 'Open File') {
-          await vscode.window.showTextDocument(vscode.Uri.file(file));
-        }
-      }),
-    );
+    await Promise.all([...byFile].map(([file, defs]) => this._ask(file, defs)));
+  }
+
+  private async _ask(file: string, defs: McpServerDefinition[]): Promise<void> {
+    const label = relativeLabel(file);
+    const count = defs.length === 1 ? '1 MCP server' : `${defs.length} MCP servers`;
+    const names = defs.map((d) => d.name).join(', ');
+    let answer = await vscode.window.showWarningMessage(`Start ${count} from ${label}? ${names}`, 'Start', 'Show Commands', 'Not Now');
+    if (answer === 'Show Commands') {
+      const detail = defs.map((d) => `${d.name}: ${describeLaunch(d)}`).join('\n\n');
+      answer = await vscode.window.showWarningMessage(`Start ${count} from ${label}?`, { modal: true, detail }, 'Start');
+    }
+    if (answer !== 'Start') return;
+    const still = defs.filter((d) => this._pending.get(d.name) === d);
+    await this.approve(still);
+    this._onApproved(still.map((d) => d.name));
   }
 }
 
@@ -95,11 +99,4 @@ function approvalKey(def: McpServerDefinition): string {
 function relativeLabel(file: string): string {
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
   return folder ? path.relative(folder.uri.fsPath, file) : path.basename(file);
-}
-
-/** Keeps both ends of a long command line (the program and the script name matter most). */
-function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const half = Math.floor((max - 1) / 2);
-  return `${text.slice(0, half)}…${text.slice(-half)}`;
 }

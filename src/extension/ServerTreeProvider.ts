@@ -107,7 +107,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
     const item = new vscode.TreeItem(s.name, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${s.name}`;
     item.iconPath = stateIcon(s.state);
-    item.description = serverDescription(s);
+    item.description = serverDescription(s, this._enablement);
     item.tooltip = serverTooltip(s);
     item.contextValue = `server.${s.state.kind}`;
     return item;
@@ -133,10 +133,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
     const item = new vscode.TreeItem(tool?.title ?? tool?.annotations?.title ?? name);
     item.id = `tool:${s.name}:${name}`;
     const badges = [tool?.annotations?.readOnlyHint ? 'read-only' : undefined, tool?.annotations?.destructiveHint ? 'destructive' : undefined].filter(Boolean);
-    const summary = tool?.description?.split('\n')[0] ?? '';
+    // Descriptions are often Markdown; a tree row shows plain text.
+    const summary = (tool?.description?.split('\n')[0] ?? '').replace(/[`*_]/g, '');
     item.description = [badges.length ? `[${badges.join(', ')}]` : '', summary].filter(Boolean).join(' ');
     item.tooltip = tool ? toolTooltip(s.name, tool) : undefined;
-    item.iconPath = new vscode.ThemeIcon(tool?.annotations?.destructiveHint ? 'warning' : tool?.annotations?.readOnlyHint ? 'eye' : 'tools');
+    // Only annotated tools get an icon; the checkbox already marks the row.
+    if (tool?.annotations?.destructiveHint) item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    else if (tool?.annotations?.readOnlyHint) item.iconPath = new vscode.ThemeIcon('eye');
     item.checkboxState = this._enablement.isEnabled(s.name, name) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
     item.contextValue = 'tool';
     return item;
@@ -157,11 +160,14 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
   }
 }
 
-/** `12 tools`, or the short reason the server is not running. */
-export function serverDescription(s: McpServerSnapshot): string {
+/** `12 tools` (`11 of 12 tools` when some are switched off), or the short reason the server is not running. */
+export function serverDescription(s: McpServerSnapshot, enablement: ToolEnablement): string {
   switch (s.state.kind) {
-    case 'running':
-      return s.tools.length === 1 ? '1 tool' : `${s.tools.length} tools`;
+    case 'running': {
+      const enabled = s.tools.filter((t) => enablement.isEnabled(s.name, t.name)).length;
+      const noun = s.tools.length === 1 ? 'tool' : 'tools';
+      return enabled === s.tools.length ? `${s.tools.length} ${noun}` : `${enabled} of ${s.tools.length} ${noun}`;
+    }
     case 'starting':
       return 'starting…';
     case 'reconnecting':

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { McpHarness } from '../core';
+import { AWAITING_APPROVAL } from './ServerApprovals';
 import { escapeMarkdown, stateLabel } from './serverPresentation';
 import type { ToolEnablement } from './ToolEnablement';
 
@@ -31,13 +32,19 @@ export class StatusBarController implements vscode.Disposable {
     const running = active.filter((s) => s.state.kind === 'running');
     const busy = active.some((s) => s.state.kind === 'starting' || s.state.kind === 'reconnecting');
     const failed = active.filter((s) => s.state.kind === 'error');
+    const awaiting = active.filter((s) => s.state.kind === 'blocked' && s.state.reason === AWAITING_APPROVAL);
     const tools = this._harness.tools().filter((t) => t.server === undefined || this._enablement.isEnabled(t.server, t.originalName)).length;
-    this._item.text = `${busy ? '$(loading~spin)' : '$(plug)'} MCP ${running.length}/${active.length} · ${tools} ${tools === 1 ? 'tool' : 'tools'}`;
+    const icon = busy ? '$(loading~spin)' : awaiting.length ? '$(shield)' : '$(plug)';
+    this._item.text = `${icon} MCP ${running.length}/${active.length} · ${tools} ${tools === 1 ? 'tool' : 'tools'}`;
     this._item.backgroundColor = failed.length ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this._item.color = failed.length ? new vscode.ThemeColor('statusBarItem.warningForeground') : undefined;
     const md = new vscode.MarkdownString(undefined, true);
+    md.isTrusted = { enabledCommands: ['mcpHarness.approveServers'] };
     md.appendMarkdown(`**MCP servers**: ${running.length} of ${active.length} running, ${tools} tools enabled\n\n`);
-    for (const s of servers) md.appendMarkdown(`- ${escapeMarkdown(s.name)}: ${escapeMarkdown(stateLabel(s.state))}${s.state.kind === 'error' ? ` (${escapeMarkdown(s.state.message.split('\n')[0])})` : ''}\n`);
+    if (awaiting.length) {
+      md.appendMarkdown(`$(shield) ${awaiting.length === 1 ? '1 server waits' : `${awaiting.length} servers wait`} for your approval: [Allow them to start](command:mcpHarness.approveServers)\n\n`);
+    }
+    for (const s of servers) md.appendMarkdown(`- ${escapeMarkdown(s.name)}: ${escapeMarkdown(stateLabel(s.state))}${s.state.kind === 'error' ? `: ${escapeMarkdown(s.state.message.split('\n')[0])}` : ''}\n`);
     if (tools > TOOL_LIMIT) {
       md.appendMarkdown(`\n$(warning) ${tools} tools are enabled; many models accept at most ${TOOL_LIMIT}. Uncheck tools in the MCP Servers view.`);
     }

@@ -14,6 +14,7 @@ import { NOT_TRUSTED } from './ServerApprovals';
 import type { ServerLogs } from './ServerLogs';
 import type { ServerTreeNode } from './ServerTreeProvider';
 import { stateIcon } from './serverPresentation';
+import type { ToolEnablement } from './ToolEnablement';
 import type { VscodeInputResolver } from './VscodeInputResolver';
 
 export interface CommandContext {
@@ -21,6 +22,7 @@ export interface CommandContext {
   readonly approvals: ServerApprovals;
   readonly logs: ServerLogs;
   readonly inputs: VscodeInputResolver;
+  readonly enablement: ToolEnablement;
   /** Re-reads every config location and applies it; `restartFailed` for an explicit reload. */
   reload(options: { restartFailed: boolean }): Promise<HarnessApplyResult>;
 }
@@ -234,9 +236,16 @@ async function showToolsCommand(ctx: CommandContext): Promise<void> {
     void vscode.window.showInformationMessage('MCP: no tools available. Is any server running?');
     return;
   }
+  const enabled = (t: (typeof tools)[number]) => t.server === undefined || ctx.enablement.isEnabled(t.server, t.originalName);
+  const count = tools.filter(enabled).length;
   const pick = await vscode.window.showQuickPick(
-    tools.map((t) => ({ label: t.name, description: t.server ?? 'built-in', detail: t.description.split('\n')[0], tool: t })),
-    { title: `MCP tools (${tools.length})`, matchOnDescription: true, matchOnDetail: true },
+    tools.map((t) => ({
+      label: t.name,
+      description: `${t.server ?? 'built-in'}${enabled(t) ? '' : ' · disabled for the agent'}`,
+      detail: t.description.split('\n')[0],
+      tool: t,
+    })),
+    { title: `MCP tools (${tools.length}, ${count} enabled)`, matchOnDescription: true, matchOnDetail: true },
   );
   if (!pick) return;
   const doc = await vscode.workspace.openTextDocument({

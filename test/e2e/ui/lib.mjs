@@ -190,7 +190,7 @@ function cssString(value) {
 export const FIXTURE_SERVERS = ['everything', 'fixture', 'memory', 'broken'];
 
 /** Row descriptions once every fixture server has settled: three running, `broken` failing to start. */
-const SETTLED = { everything: /^\d+ tools$/, fixture: /^14 tools$/, memory: /^\d+ tools$/, broken: /^command not found/ };
+const SETTLED = { everything: /^\d+ tools$/, fixture: /^(\d+ of )?14 tools$/, memory: /^\d+ tools$/, broken: /^command not found/ };
 
 /** The workbench's DOM id for the status bar item: the extension's id, then the item's own. */
 const STATUS_ITEM_ID = 'mcp-harness.mcp-harness.mcpHarness.status';
@@ -217,11 +217,11 @@ export async function expandRow(row, { timeout = 30_000 } = {}) {
   await row.and(row.page().locator('[aria-expanded="true"]')).waitFor({ timeout });
 }
 
-/** Opens the workbench at `url` and the "MCP Harness" container, once its view lists every fixture server. */
+/** Opens the workbench at `url` and the "MCP Servers" container, once its view lists every fixture server. */
 export async function openServersView(page, url, { timeout = 90_000 } = {}) {
   await page.goto(url);
   await waitForWorkbench(page);
-  await openViewContainer(page, 'MCP Harness', { timeout });
+  await openViewContainer(page, 'MCP Servers', { timeout });
   for (const name of FIXTURE_SERVERS) await serverTreeRow(page, name).waitFor({ timeout });
 }
 

@@ -55,9 +55,9 @@ export async function run(ctx) {
 
   // The view picks the change up by itself: the new server waits for its own approval.
   const second = serverTreeRow(page, 'second');
-  await waitForText(second.locator('.label-description'), /^waiting for approval/, { timeout: 60_000 });
+  await waitForText(second.locator('.label-description'), /^needs your approval/, { timeout: 60_000 });
   const question = await approveFromNotification(page, { count: 1 });
-  assert.match(question, /\? second \(node .*fixture\.mjs --name=second\)$/);
+  assert.match(question, /^Start 1 MCP server from \.mcp\.json\? second$/);
   await waitForText(second.locator('.label-description'), /^14 tools$/, { timeout: 60_000 });
   assert.equal(await rowIcon(second), 'pass-filled');
   await waitForText(mcpStatusItem(page), new RegExp(`^\\s*MCP 4/5 · ${total + 14} tools$`));

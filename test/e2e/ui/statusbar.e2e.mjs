@@ -18,7 +18,7 @@ export async function run(ctx) {
   assert.equal(await hasWarningColours(item), false, 'no warning colours before any server failed');
   await waitForHoverText(page, item, [
     /^MCP servers: 0 of 4 running, 0 tools enabled/,
-    ...FIXTURE_SERVERS.map((name) => new RegExp(`^${name}: not started: waiting for approval`, 'm')),
+    ...FIXTURE_SERVERS.map((name) => new RegExp(`^${name}: not started: needs your approval to start`, 'm')),
   ]);
   await page.screenshot({ path: join(ctx.resultsDir, 'ui-statusbar-awaiting-approval.png') });
 
@@ -41,7 +41,7 @@ export async function run(ctx) {
   ctx.log('tooltip:', JSON.stringify(tip));
   assert.match(tip, new RegExp(`^MCP servers: 3 of 4 running, ${total} tools enabled`));
   for (const name of ['everything', 'fixture', 'memory']) assert.match(tip, new RegExp(`^${name}: running$`, 'm'));
-  assert.match(tip, /^broken: error \(command not found: "mcp-harness-no-such-command" \(is it installed and on PATH\?\)\)$/m);
+  assert.match(tip, /^broken: error: command not found: "mcp-harness-no-such-command" \(is it installed and on PATH\?\)$/m);
   await page.screenshot({ path: join(ctx.resultsDir, 'ui-statusbar-tooltip.png') });
 }
 

@@ -23,19 +23,20 @@ export async function run(ctx) {
   await checkbox.click();
   await waitForText(status, new RegExp(`^\\s*MCP 3/4 · ${total - 1} tools$`));
   await waitForText(tools.locator('.label-description'), /^13 of 14 enabled$/);
+  await waitForText(serverTreeRow(page, 'fixture').locator('.label-description'), /^13 of 14 tools$/);
   assert.equal(await checkbox.getAttribute('aria-checked'), 'false');
   assert.equal(await serverTreeRow(page, 'add').locator('.custom-view-tree-node-item-checkbox').getAttribute('aria-checked'), 'true', 'only echo was unchecked');
   await page.screenshot({ path: join(ctx.resultsDir, 'ui-toolcheckbox-unchecked.png') });
   ctx.log(`unchecked ${await echo.locator('.label-name').innerText()}: ${total - 1} tools enabled`);
 
-  // "MCP: Show Tools" lists every tool the servers offer, the unchecked one too.
+  // "MCP: Show Tools" lists every tool the servers offer, the unchecked one marked as such.
   await runCommand(page, 'MCP: Show Tools');
   const quickInput = page.locator('.quick-input-widget');
-  await waitForText(quickInput.locator('.quick-input-title'), new RegExp(`^MCP tools \\(${total}\\)$`));
+  await waitForText(quickInput.locator('.quick-input-title'), new RegExp(`^MCP tools \\(${total}, ${total - 1} enabled\\)$`));
   await quickInput.locator('input').fill('mcp__fixture__echo');
   const picked = quickInput.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^mcp__fixture__echo$/ }) });
   await picked.waitFor();
-  assert.match(await picked.innerText(), /fixture/);
+  assert.match(await picked.innerText(), /fixture · disabled for the agent/);
   await page.screenshot({ path: join(ctx.resultsDir, 'ui-toolcheckbox-show-tools.png') });
   await page.keyboard.press('Escape');
   await quickInput.waitFor({ state: 'hidden' });

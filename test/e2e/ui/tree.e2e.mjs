@@ -15,14 +15,14 @@ export async function run(ctx) {
   // Workspace servers start only once the user approves them: until then each waits, nothing runs.
   for (const name of FIXTURE_SERVERS) {
     const row = serverTreeRow(page, name);
-    await waitForText(row.locator('.label-description'), /^waiting for approval/);
+    await waitForText(row.locator('.label-description'), /^needs your approval/);
     assert.equal(await rowIcon(row), 'shield', `${name} shows the waiting icon`);
   }
   assert.match(await mcpStatusItem(page).innerText(), /MCP 0\/4 · 0 tools/);
   await page.screenshot({ path: join(ctx.resultsDir, 'ui-tree-awaiting-approval.png') });
 
   const question = await approveFromNotification(page, { count: 4 });
-  assert.match(question, /\? everything \(node .+\); fixture \(node .+\); memory \(node .+\); broken \(mcp-harness-no-such-command\)$/);
+  assert.match(question, /^Start 4 MCP servers from \.mcp\.json\? everything, fixture, memory, broken$/);
   ctx.log('approved from the notification');
 
   const descriptions = await waitForServersSettled(page);
