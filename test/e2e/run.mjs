@@ -118,8 +118,13 @@ async function build() {
 async function packageExtension() {
   const out = join(scratch, 'extension.vsix');
   const vsce = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  await exec(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
-    { cwd: EXT_DIR, logFile: join(RESULTS, 'package.log') });
+  const logFile = join(RESULTS, 'package.log');
+  const ownRepo = EXT_DIR === ROOT && !SKIP_BUILD;
+  // The package users get is the minified production build (as `npm run package` makes it)...
+  if (ownRepo) await exec(process.execPath, ['esbuild.mjs', '--production'], { cwd: ROOT, logFile });
+  await exec(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: EXT_DIR, logFile });
+  // ...while the runs that load the extension from source keep the build with source maps.
+  if (ownRepo) await exec(process.execPath, ['esbuild.mjs'], { cwd: ROOT, logFile });
   return out;
 }
 
@@ -312,7 +317,7 @@ function withTimeout(promise, ms) {
 
 /** Runs a command with its output in `logFile`; on failure the error carries the log's end. */
 function exec(command, args, { cwd, logFile }) {
-  const out = createWriteStream(logFile);
+  const out = createWriteStream(logFile, { flags: 'a' });
   return new Promise((resolveExec, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pipe(out, { end: false });
