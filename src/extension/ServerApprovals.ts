@@ -47,17 +47,6 @@ export class ServerApprovals implements vscode.Disposable {
     await this._state.update(KEY, [...approved]);
   }
 
-  /** Approves everything waiting and reports which servers may now start. */
-  async approvePending(): Promise<string[]> {
-    const defs = [...this._pending.values()];
-    await this.approve(defs);
-    return defs.map((d) => d.name);
-  }
-
-  get pendingCount(): number {
-    return this._pending.size;
-  }
-
   dispose(): void {
     clearTimeout(this._timer);
   }

@@ -97,6 +97,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
     }
   }
 
+  /** Tooltips are built when hovered, so uptime and the stderr tail are current. */
+  resolveTreeItem(item: vscode.TreeItem, node: ServerTreeNode): vscode.TreeItem {
+    const snapshot = node.kind === 'server' ? this._snapshot(node.server) : undefined;
+    if (snapshot) item.tooltip = serverTooltip(snapshot);
+    return item;
+  }
+
   dispose(): void {
     for (const d of this._disposables) d.dispose();
     this._onDidChangeTreeData.dispose();
@@ -108,7 +115,6 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
     item.id = `server:${s.name}`;
     item.iconPath = stateIcon(s.state);
     item.description = serverDescription(s, this._enablement);
-    item.tooltip = serverTooltip(s);
     item.contextValue = `server.${s.state.kind}`;
     return item;
   }
