@@ -255,3 +255,10 @@ export async function waitForServersSettled(page, { timeout = 90_000 } = {}) {
 export function toolTotal(descriptions) {
   return Object.values(descriptions).reduce((sum, d) => sum + Number(/^(\d+) tools?$/.exec(d)?.[1] ?? 0), 0);
 }
+
+/** The usual start of a scenario: the fixture workspace open, its servers approved and settled. Resolves the total tool count. */
+export async function openApprovedWorkspace(ctx) {
+  await openServersView(ctx.page, ctx.workbenchUrl());
+  await approveFromNotification(ctx.page, { count: FIXTURE_SERVERS.length });
+  return toolTotal(await waitForServersSettled(ctx.page));
+}

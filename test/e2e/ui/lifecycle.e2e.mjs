@@ -2,13 +2,13 @@
 // starts new ones), and closing the window stops them all.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { approveFromNotification, openServersView, runCommand, waitForServersSettled, waitForWorkbench } from './lib.mjs';
+import {
+  openApprovedWorkspace, runCommand, waitForServersSettled, waitForWorkbench,
+} from './lib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
-  await openServersView(page, ctx.workbenchUrl());
-  await approveFromNotification(page, { count: 4 });
-  await waitForServersSettled(page);
+  await openApprovedWorkspace(ctx);
   const first = serverPids(ctx.workspace);
   assert.equal(first.length, 3, `three servers run in ${ctx.workspace}: ${JSON.stringify(first)}`);
 

@@ -4,15 +4,12 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  approveFromNotification, findNotification, mcpStatusItem, openServersView, rowIcon, runCommand,
-  serverTreeRow, toolTotal, waitForHoverText, waitForServersSettled, waitForText,
+  approveFromNotification, findNotification, mcpStatusItem, openApprovedWorkspace, rowIcon, runCommand, serverTreeRow, toolTotal, waitForHoverText, waitForServersSettled, waitForText,
 } from './lib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
-  await openServersView(page, ctx.workbenchUrl());
-  await approveFromNotification(page, { count: 4 });
-  const total = toolTotal(await waitForServersSettled(page));
+  const total = await openApprovedWorkspace(ctx);
 
   await runCommand(page, 'MCP: Reload Servers');
   const summary = await findNotification(page, /^MCP: \+\d+ added/, { timeout: 60_000 });

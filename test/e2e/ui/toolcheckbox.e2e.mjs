@@ -4,15 +4,12 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
-  approveFromNotification, expandRow, mcpStatusItem, openServersView, runCommand, serverTreeRow,
-  toolTotal, waitForServersSettled, waitForText, waitForWorkbench,
+  expandRow, mcpStatusItem, openApprovedWorkspace, runCommand, serverTreeRow, waitForServersSettled, waitForText, waitForWorkbench,
 } from './lib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
-  await openServersView(page, ctx.workbenchUrl());
-  await approveFromNotification(page, { count: 4 });
-  const total = toolTotal(await waitForServersSettled(page));
+  const total = await openApprovedWorkspace(ctx);
   const status = mcpStatusItem(page);
   assert.equal((await status.innerText()).trim(), `MCP 3/4 · ${total} tools`);
 
