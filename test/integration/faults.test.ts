@@ -51,16 +51,19 @@ describe('servers that crash, hang or lie', () => {
   });
 
   it('gives up after three reconnect attempts and keeps the reason and stderr', async () => {
-    // Dies 300 ms after each start: long enough to initialize, too short to stay.
-    const h = await start({ flaky: fixtureEntry(['--exit-after-ms=300']) });
+    // Dies 2 s after each start: long enough to initialize, too short to count as stable (30 s).
+    const h = await start({ flaky: fixtureEntry(['--exit-after-ms=2000']) });
     expect(h.servers()[0].state).toBe('running');
-    await new Promise((r) => setTimeout(r, 400));
-    await h.manager.whenSettled();
-    // Each attempt starts fine and then dies again, so it may take a few rounds to exhaust.
-    for (let i = 0; i < 20 && h.servers()[0].state !== 'error'; i++) {
-      await new Promise((r) => setTimeout(r, 300));
-      await h.manager.whenSettled();
-    }
+    // Each attempt starts fine and then dies again: a crash loop, which ends in error.
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`still ${h.servers()[0]?.state} after 40 s`)), 40_000);
+      const sub = h.onDidChange(() => {
+        if (h.servers()[0]?.state !== 'error') return;
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      });
+    });
     const [server] = h.servers();
     expect(server.state).toBe('error');
     expect(server.error).toContain('exited with code 7');
