@@ -78,17 +78,21 @@ export async function revealConfigError(error: McpConfigError): Promise<void> {
   await revealLocation(error.file, error.line, error.column);
 }
 
+/** Whether a file exists (through the editor's file system, so remote folders work too). */
+export function fileExists(uri: vscode.Uri): Thenable<boolean> {
+  return vscode.workspace.fs.stat(uri).then(
+    () => true,
+    () => false,
+  );
+}
+
 async function revealLocation(file: string, line?: number, column?: number): Promise<void> {
   const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), Math.max(0, (column ?? 1) - 1));
   await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: false });
 }
 
 async function editFile(uri: vscode.Uri, change: (text: string) => string): Promise<void> {
-  const exists = await vscode.workspace.fs.stat(uri).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) await vscode.workspace.fs.writeFile(uri, new Uint8Array());
+  if (!(await fileExists(uri))) await vscode.workspace.fs.writeFile(uri, new Uint8Array());
   const doc = await vscode.workspace.openTextDocument(uri);
   const text = doc.getText();
   if (!isEditableConfigText(text)) {

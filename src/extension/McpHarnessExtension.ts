@@ -32,23 +32,18 @@ export class McpHarnessExtension implements vscode.Disposable {
   private readonly _log = vscode.window.createOutputChannel('MCP Harness', { log: true });
   private readonly _enablement: ToolEnablement;
   private readonly _status: StatusBarController;
-  private _shutdown: Promise<void> | undefined;
+  private _serverCount: number | undefined;
 
   constructor(context: vscode.ExtensionContext) {
     const logs = this._add(new ServerLogs());
     const inputs = new VscodeInputResolver(context.secrets, context.globalState);
     const approvals = this._add(new ServerApprovals(context.workspaceState, (names) => void this._startAll(names)));
     this._enablement = this._add(new ToolEnablement(context.workspaceState));
-    const settings = vscode.workspace.getConfiguration(SETTINGS_SECTION);
     this.harness = new McpHarness({
-      workspaceFolders: folderPaths(),
-      userServers: readUserServers(),
+      ...readHostConfig(),
       inputResolver: inputs,
       checkStart: (def) => approvals.check(def),
       traceEnabled: (server) => logs.isTracing(server),
-      toolTimeoutMs: settings.get<number>('toolTimeoutMs'),
-      maxOutputChars: settings.get<number>('maxOutputChars'),
-      inheritEnv: settings.get<boolean>('inheritEnvironment'),
     });
     this._disposables.push({ dispose: () => void this.shutdown() });
     this._disposables.push(toVscode(this.harness.onDidLog((e) => logs.append(e))));
@@ -83,17 +78,7 @@ export class McpHarnessExtension implements vscode.Disposable {
 
   /** Re-reads every config location (and the settings) and applies the result as a diff. */
   async reload(options: { restartFailed: boolean }): Promise<HarnessApplyResult> {
-    const settings = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-    const result = await this.harness.applyConfig(
-      {
-        workspaceFolders: folderPaths(),
-        userServers: readUserServers(),
-        toolTimeoutMs: settings.get<number>('toolTimeoutMs'),
-        maxOutputChars: settings.get<number>('maxOutputChars'),
-        inheritEnv: settings.get<boolean>('inheritEnvironment'),
-      },
-      { restartFailed: options.restartFailed, wait: false },
-    );
+    const result = await this.harness.applyConfig(readHostConfig(), { restartFailed: options.restartFailed, wait: false });
     this._log.info(`configuration: +${result.added.length} added, ${result.restarted.length} restarted, ${result.removed.length} removed, ${result.unchanged.length} unchanged, ${result.configErrors.length} config errors`);
     return result;
   }
@@ -116,10 +101,9 @@ export class McpHarnessExtension implements vscode.Disposable {
     this._log.info(message);
   }
 
-  /** Stops every server and waits until their processes are gone. */
+  /** Stops every server and waits until their processes are gone (safe to call twice). */
   shutdown(): Promise<void> {
-    this._shutdown ??= this.harness.dispose();
-    return this._shutdown;
+    return this.harness.dispose();
   }
 
   dispose(): void {
@@ -135,9 +119,13 @@ export class McpHarnessExtension implements vscode.Disposable {
     await Promise.all(names.map((n) => this.harness.startServer(n).catch((err) => this._log.error(`starting ${n} failed: ${err}`))));
   }
 
+  /** Context keys for the welcome view; set only when the count changes, not on every state event. */
   private _updateContext(): void {
-    void vscode.commands.executeCommand('setContext', 'mcpHarness.ready', true);
-    void vscode.commands.executeCommand('setContext', 'mcpHarness.serverCount', this.harness.snapshots().length);
+    const count = this.harness.snapshots().length;
+    if (count === this._serverCount) return;
+    if (this._serverCount === undefined) void vscode.commands.executeCommand('setContext', 'mcpHarness.ready', true);
+    this._serverCount = count;
+    void vscode.commands.executeCommand('setContext', 'mcpHarness.serverCount', count);
   }
 
   private _add<T extends vscode.Disposable>(d: T): T {
@@ -146,8 +134,16 @@ export class McpHarnessExtension implements vscode.Disposable {
   }
 }
 
-function folderPaths(): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+/** What the harness takes from the editor: folders, the user's servers, and the settings. */
+function readHostConfig() {
+  const settings = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  return {
+    workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+    userServers: readUserServers(),
+    toolTimeoutMs: settings.get<number>('toolTimeoutMs'),
+    maxOutputChars: settings.get<number>('maxOutputChars'),
+    inheritEnv: settings.get<boolean>('inheritEnvironment'),
+  };
 }
 
 function toVscode(d: { dispose(): void }): vscode.Disposable {

@@ -17,23 +17,8 @@ export class ServerLogs implements vscode.Disposable {
   append(entry: McpLogEntry): void {
     const channel = this.channel(entry.server);
     const text = entry.source === 'rpc' ? entry.message : `[${entry.source}] ${entry.message}`;
-    switch (entry.level) {
-      case 'trace':
-        channel.trace(text);
-        break;
-      case 'debug':
-        channel.debug(text);
-        break;
-      case 'info':
-        channel.info(text);
-        break;
-      case 'warn':
-        channel.warn(text);
-        break;
-      case 'error':
-        channel.error(text);
-        break;
-    }
+    // McpLogEntry levels are the LogOutputChannel method names.
+    channel[entry.level](text);
   }
 
   /** Whether the user set this server's log to Trace (then JSON-RPC messages are logged). */

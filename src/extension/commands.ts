@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatConfigError, splitCommandLine, type HarnessApplyResult, type McpHarness, type McpServerSnapshot } from '../core';
 import {
+  fileExists,
   removeServerEntry,
   revealConfigError,
   revealDefinition,
@@ -200,10 +201,7 @@ async function openConfigurationCommand(): Promise<void> {
   const items: (vscode.QuickPickItem & { uri?: vscode.Uri })[] = [];
   for (const folder of folders) {
     for (const f of workspaceConfigFiles(folder.uri)) {
-      const exists = await vscode.workspace.fs.stat(f.uri).then(
-        () => true,
-        () => false,
-      );
+      const exists = await fileExists(f.uri);
       items.push({ label: f.label, description: folders.length > 1 ? folder.name : undefined, detail: exists ? undefined : 'does not exist yet: choosing it creates it', uri: f.uri });
     }
   }
@@ -272,11 +270,7 @@ async function withServer(ctx: CommandContext, arg: ServerArg, title: string, ac
 }
 
 async function ensureFile(uri: vscode.Uri, content: string): Promise<void> {
-  const exists = await vscode.workspace.fs.stat(uri).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
+  if (!(await fileExists(uri))) await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
 }
 
 function folderOf(file: string): string | undefined {

@@ -256,35 +256,29 @@ async function startServer(options) {
     env: { MCP_HARNESS_REPO: ROOT },
     ...options,
   });
-  // Tracked from the start, so that an interrupt during start-up still stops it.
-  const entry = { kind: 'server', close: () => starting.then((s) => s.stop(), () => {}) };
-  openResources.add(entry);
-  let server;
-  try {
-    server = await starting;
-  } catch (error) {
-    openResources.delete(entry);
-    throw error;
-  }
+  const { resource: server, release } = await tracked('server', starting, (s) => s.stop());
   const stop = server.stop;
-  server.stop = () => { openResources.delete(entry); return stop(); };
+  server.stop = () => { release(); return stop(); };
   log(`code-server ${server.url} (pid ${server.pid}${options.trust ? ', workspace trust on' : ''})`);
   return server;
 }
 
 async function openBrowser() {
   if (stopping) throw new Error('interrupted');
-  const launching = launchBrowser({ executablePath: toolchain.chromium });
-  const entry = { kind: 'browser', close: () => launching.then((b) => b.close(), () => {}) };
+  const { resource: browser, release } = await tracked('browser', launchBrowser({ executablePath: toolchain.chromium }), (b) => b.close());
+  return { page: browser.page, close: () => { release(); return browser.close(); } };
+}
+
+/** Tracks a resource from the moment it starts opening, so that an interrupt meanwhile still closes it. */
+async function tracked(kind, opening, close) {
+  const entry = { kind, close: () => opening.then(close, () => {}) };
   openResources.add(entry);
-  let browser;
   try {
-    browser = await launching;
+    return { resource: await opening, release: () => openResources.delete(entry) };
   } catch (error) {
     openResources.delete(entry);
     throw error;
   }
-  return { page: browser.page, close: () => { openResources.delete(entry); return browser.close(); } };
 }
 
 async function closeAll() {

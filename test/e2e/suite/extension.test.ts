@@ -24,6 +24,7 @@ suite('Trusted workspace: MCP Harness', function () {
     folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     configFile = path.join(folder, '.mcp.json');
     original = fs.readFileSync(configFile, 'utf8');
+    assert.ok(Number.isFinite(api.activationMs) && api.activationMs > 0, `activationMs is ${api.activationMs}`);
     console.log(`activate() took ${api.activationMs} ms`);
   });
 
@@ -35,11 +36,6 @@ suite('Trusted workspace: MCP Harness', function () {
     ]) {
       assert.ok(commands.includes(id), `${id} is not registered`);
     }
-  });
-
-  test('activation returns before the servers connect', () => {
-    assert.equal(typeof api.activationMs, 'number');
-    assert.ok(api.harness.servers().length >= 0);
   });
 
   test('workspace servers wait for approval and start nothing until given it', async () => {
