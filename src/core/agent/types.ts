@@ -1,0 +1,101 @@
+/**
+ * The agent's contracts: what a model provider speaks and what a turn reports. Editor-agnostic;
+ * adapters (Anthropic, OpenAI-compatible, VS Code's Language Model API in the shell) translate a
+ * wire format to these shapes and nothing above them knows one.
+ */
+
+/** A tool as offered to a model. `name` is the registry's exposed name (`mcp__server__tool`). */
+export interface ModelToolSpec {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}
+
+/** One tool call as the model asked for it. `arguments` is the raw JSON text, parsed by the loop. */
+export interface ModelToolCall {
+  /** The provider's id for the call, echoed back with its result. */
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** A conversation, provider-neutral. */
+export type ChatMessage =
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ModelToolCall[] }
+  /** A tool's result (or error) answering the assistant's call with the same `toolCallId`. */
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string; readonly isError: boolean };
+
+export interface ModelRequest {
+  readonly system: string;
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ModelToolSpec[];
+  /** Provider-specific model id; the provider's configured default when absent. */
+  readonly model?: string;
+  readonly maxOutputTokens?: number;
+}
+
+/** What a provider's stream yields, in order; exactly one `end` closes a successful stream. */
+export type ModelStreamEvent =
+  | { readonly type: 'text'; readonly delta: string }
+  /** A complete tool call (its argument fragments already joined). */
+  | { readonly type: 'tool_call'; readonly call: ModelToolCall }
+  | { readonly type: 'usage'; readonly inputTokens?: number; readonly outputTokens?: number }
+  | { readonly type: 'end'; readonly reason: 'stop' | 'tool_calls' | 'length' | 'other' };
+
+/** A model the user can pick. */
+export interface ModelInfo {
+  readonly id: string;
+  readonly label: string;
+  /** Tokens the model accepts per request, when known (tool search budgets against it). */
+  readonly contextWindow?: number;
+}
+
+/**
+ * One model API. `stream` never retries by itself unless documented; it throws `ModelProviderError`
+ * for failures the user must see, and stops promptly when `signal` aborts.
+ */
+export interface IModelProvider {
+  /** `vscode`, `anthropic`, `openai`, or a test's own. */
+  readonly id: string;
+  readonly label: string;
+  models(signal?: AbortSignal): Promise<readonly ModelInfo[]>;
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
+}
+
+export type ModelProviderErrorKind = 'auth' | 'rate_limit' | 'server' | 'connection' | 'bad_request' | 'aborted' | 'other';
+
+/** A provider failure classified by status or code, never by message text. */
+export class ModelProviderError extends Error {
+  constructor(
+    message: string,
+    readonly kind: ModelProviderErrorKind,
+    readonly details: { readonly host?: string; readonly status?: number; readonly retryAfterMs?: number } = {},
+  ) {
+    super(message);
+    this.name = 'ModelProviderError';
+  }
+}
+
+/** State of one tool call card. */
+export type ToolCallState = 'waiting_for_approval' | 'running' | 'done' | 'error' | 'denied' | 'cancelled';
+
+/** What a turn reports to its host (the chat panel, the CLI, a test), in order. */
+export type AgentEvent =
+  | { readonly type: 'text'; readonly delta: string }
+  | {
+      readonly type: 'tool_call';
+      readonly callId: string;
+      readonly toolName: string;
+      readonly server?: string;
+      readonly arguments: unknown;
+      readonly state: ToolCallState;
+      readonly progress?: { readonly progress: number; readonly total?: number; readonly message?: string };
+      /** Result text (done/error), or the denial reason. */
+      readonly output?: string;
+      readonly durationMs?: number;
+    }
+  | { readonly type: 'usage'; readonly inputTokens?: number; readonly outputTokens?: number }
+  | { readonly type: 'error'; readonly message: string; readonly kind: ModelProviderErrorKind | 'step_limit' }
+  | { readonly type: 'end'; readonly reason: 'done' | 'step_limit' | 'stopped' | 'error' };
