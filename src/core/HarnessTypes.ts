@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { IMcpInputResolver, McpConfigError, McpServerDefinition, McpUserServers } from './config';
 import type { McpCallFailureKind } from './mcp/McpCallError';
+import type { IMcpClock } from './mcp/McpConnection';
 import type { IMcpClientHandlers } from './mcp/McpSession';
 import type { McpConfigDiff } from './mcp/McpServerManager';
 import type { McpConnectionStateKind, McpServerSnapshot } from './mcp/McpServerSnapshot';
@@ -29,7 +30,19 @@ export interface HarnessOptions {
   readonly toolTimeoutMs?: number;
   readonly maxTotalTimeoutMs?: number;
   readonly maxOutputChars?: number;
+  /**
+   * Waits before each reconnect attempt after a running server drops (default 1 s, 2 s, 4 s). stdio
+   * servers give up after that many attempts; HTTP and SSE servers keep trying, doubling the wait.
+   */
   readonly reconnectDelaysMs?: readonly number[];
+  /** Longest wait between reconnect attempts of HTTP and SSE servers (default 30 s). */
+  readonly reconnectMaxDelayMs?: number;
+  /** Uptime after which a server that drops gets its stdio reconnect attempts back (default 30 s). */
+  readonly reconnectStableAfterMs?: number;
+  /** Clock and timers for reconnect backoff (default: the system's). */
+  readonly clock?: IMcpClock;
+  /** Largest single message a stdio server may write (default 64 MiB); a bigger one ends that connection. */
+  readonly maxMessageBytes?: number;
   readonly shutdownGraceMs?: number;
   /** Whether to log a server's JSON-RPC traffic (checked per message). */
   traceEnabled?(server: string): boolean;

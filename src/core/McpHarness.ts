@@ -9,6 +9,7 @@ import { McpServerManager } from './mcp/McpServerManager';
 import { isServingState, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
 import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from './mcp/serverEnvironment';
 import { DEFAULT_MAX_OUTPUT_CHARS, errorResult, formatToolResult } from './tools/formatToolResult';
+import { MCP_TOOL_NAME_PREFIX, sanitizeToolNamePart } from './tools/McpToolNaming';
 import { ToolRegistry } from './tools/ToolRegistry';
 import type { BuiltinTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
@@ -46,6 +47,8 @@ export class McpHarness {
   private _started: Promise<void> | undefined;
   private _applying: Promise<void> = Promise.resolve();
   private _disposed: Promise<void> | undefined;
+  /** Exposed tool names each server offered the last time it ran, to explain calls while it is down. */
+  private readonly _lastToolNames = new Map<string, ReadonlySet<string>>();
 
   constructor(options: HarnessOptions = {}) {
     this._options = options;
@@ -56,6 +59,10 @@ export class McpHarness {
       resolveLaunch: (def) => this._resolveLaunch(def),
       checkStart: options.checkStart,
       reconnectDelaysMs: options.reconnectDelaysMs,
+      reconnectMaxDelayMs: options.reconnectMaxDelayMs,
+      stableAfterMs: options.reconnectStableAfterMs,
+      clock: options.clock,
+      maxMessageBytes: options.maxMessageBytes,
       defaultStartupTimeoutMs: options.startupTimeoutMs,
       shutdownGraceMs: options.shutdownGraceMs,
       traceEnabled: options.traceEnabled ?? (() => false),
@@ -148,7 +155,10 @@ export class McpHarness {
   /** Calls a tool by exposed name. Never rejects for expected failures: they come back as `isError` results. */
   async callTool(name: string, args: unknown = {}, options: HarnessCallOptions = {}): Promise<HarnessCallResult> {
     const resolved = this.registry.resolve(name);
-    if (!resolved) return failure('unknown_tool', `unknown tool "${name}"`);
+    if (!resolved) {
+      const down = this._serverOfMissingTool(name);
+      return down ? failure('unavailable', down.describeUnavailable()) : failure('unknown_tool', `unknown tool "${name}"`);
+    }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       return failure('invalid_arguments', `arguments for ${name} must be a JSON object`);
     }
@@ -169,7 +179,8 @@ export class McpHarness {
       const result = formatToolResult(raw, { maxOutputChars: this._maxOutput() });
       return result.isError ? { ...result, errorKind: 'tool_error' } : result;
     } catch (err) {
-      if (err instanceof McpCallError) return failure(err.kind, `${resolved.server}: ${err.message}`);
+      // An unavailable server is already named in its message.
+      if (err instanceof McpCallError) return failure(err.kind, err.kind === 'unavailable' ? err.message : `${resolved.server}: ${err.message}`);
       throw err;
     }
   }
@@ -192,9 +203,29 @@ export class McpHarness {
   private _syncServer(name: string): void {
     const connection = this.manager.get(name);
     const snapshot = connection?.snapshot;
-    if (snapshot && isServingState(snapshot.state)) this.registry.setServerTools(name, snapshot.tools);
-    else this.registry.removeServer(name);
+    if (snapshot && isServingState(snapshot.state)) {
+      this.registry.setServerTools(name, snapshot.tools);
+      this._lastToolNames.set(name, new Set(this.registry.getTools().flatMap((t) => (t.source.kind === 'mcp' && t.source.server === name ? [t.name] : []))));
+    } else {
+      this.registry.removeServer(name);
+    }
+    if (!connection) this._lastToolNames.delete(name);
     this._onDidChange.fire();
+  }
+
+  /**
+   * The configured server a call to an unlisted `name` was meant for, when that server is not
+   * running: one that offered the name last time it ran, else one whose `mcp__<server>__` prefix
+   * the name carries (the longest such prefix). Never splits the name apart.
+   */
+  private _serverOfMissingTool(name: string) {
+    const down = this.manager.servers().filter((s) => s.state.kind !== 'running');
+    const byList = down.find((s) => this._lastToolNames.get(s.name)?.has(name));
+    const byPrefix = down
+      .filter((s) => name.startsWith(`${MCP_TOOL_NAME_PREFIX}${sanitizeToolNamePart(s.name)}__`))
+      .sort((a, b) => b.name.length - a.name.length)[0];
+    const server = byList ?? byPrefix;
+    return server && this.manager.get(server.name);
   }
 
   private _syncAll(): void {
@@ -204,6 +235,7 @@ export class McpHarness {
     for (const tool of this.registry.getTools()) {
       if (tool.source.kind === 'mcp' && !names.has(tool.source.server)) this.registry.removeServer(tool.source.server);
     }
+    for (const name of this._lastToolNames.keys()) if (!names.has(name)) this._lastToolNames.delete(name);
     for (const name of names) this._syncServer(name);
   }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { McpHarness, McpServerSnapshot } from '../core';
+import { describeReconnect, type McpHarness, type McpServerSnapshot } from '../core';
 import { serverTooltip, stateIcon, toolTooltip } from './serverPresentation';
 import type { ToolEnablement } from './ToolEnablement';
 
@@ -177,7 +177,7 @@ export function serverDescription(s: McpServerSnapshot, enablement: ToolEnableme
     case 'starting':
       return 'starting…';
     case 'reconnecting':
-      return `reconnecting (${s.state.attempt}/${s.state.maxAttempts})…`;
+      return `${describeReconnect(s.state)}…`;
     case 'error':
       return firstLine(s.state.message, 80);
     case 'blocked':

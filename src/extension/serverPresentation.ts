@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeLaunch, redactEnv, redactHeaders, type McpConnectionState, type McpServerSnapshot } from '../core';
+import { describeLaunch, describeReconnect, redactEnv, redactHeaders, type McpConnectionState, type McpServerSnapshot } from '../core';
 
 type Tool = McpServerSnapshot['tools'][number];
 
@@ -69,7 +69,7 @@ export function toolTooltip(server: string, tool: Tool): vscode.MarkdownString {
 export function stateLabel(state: McpConnectionState): string {
   switch (state.kind) {
     case 'reconnecting':
-      return `reconnecting (attempt ${state.attempt} of ${state.maxAttempts})`;
+      return describeReconnect(state);
     case 'blocked':
       return `not started: ${state.reason}`;
     case 'error':

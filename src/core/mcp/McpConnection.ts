@@ -11,6 +11,8 @@ import { McpSession, type IMcpClientHandlers, type McpCallOptions } from './McpS
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [1000, 2000, 4000];
+/** Longest wait between reconnect attempts of a remote server, which never runs out of attempts. */
+export const DEFAULT_RECONNECT_MAX_DELAY_MS = 30_000;
 /** Uptime after which a drop is no longer part of a crash loop. */
 export const DEFAULT_STABLE_AFTER_MS = 30_000;
 const STDERR_LINES_KEPT = 200;
@@ -24,8 +26,14 @@ export interface McpConnectionOptions {
   resolveLaunch(definition: McpServerDefinition): Promise<McpLaunchResolution>;
   /** Decides whether a server may start; a string is the reason it may not (e.g. untrusted workspace). */
   checkStart?(definition: McpServerDefinition): Promise<string | undefined>;
-  /** Waits before each reconnect attempt after a running server drops; its length is the attempt count. */
+  /**
+   * Waits before each reconnect attempt after a running server drops. For stdio servers its length
+   * is the attempt count; HTTP and SSE servers keep trying, doubling the last wait up to
+   * `reconnectMaxDelayMs`. Empty: never reconnect.
+   */
   readonly reconnectDelaysMs?: readonly number[];
+  /** Cap on the wait between attempts of HTTP and SSE servers (default 30 s). */
+  readonly reconnectMaxDelayMs?: number;
   /** Uptime after which a server that drops gets its reconnect attempts back (default 30 s). */
   readonly stableAfterMs?: number;
   readonly defaultStartupTimeoutMs?: number;
@@ -33,7 +41,20 @@ export interface McpConnectionOptions {
   readonly maxMessageBytes?: number;
   /** Whether to log this server's JSON-RPC traffic. */
   traceEnabled(server: string): boolean;
+  /** Time and waiting, for reconnect backoff (default: the system clock and timers). */
+  readonly clock?: IMcpClock;
 }
+
+/** The clock a connection schedules reconnects by. */
+export interface IMcpClock {
+  /** Epoch milliseconds. */
+  now(): number;
+  /** Resolves after `ms`, or as soon as `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** The system clock and timers. */
+export const systemClock: IMcpClock = { now: () => Date.now(), sleep: (ms, signal) => sleep(ms, signal) };
 
 /**
  * Keeps one server connected: a state machine over {@link McpSession}s that starts, stops,
@@ -57,10 +78,14 @@ export class McpConnection extends Disposable {
   private _started = false;
   /** Reconnect attempts spent since the server last stayed up for `stableAfterMs`. */
   private _reconnectsUsed = 0;
+  /** While a reconnect waits: cuts the wait short, and the outcome of the attempt that follows. */
+  private _nextAttempt: { wake: () => void; done: Promise<void> } | undefined;
+  private readonly _clock: IMcpClock;
 
   constructor(private readonly _o: McpConnectionOptions) {
     super();
     this._definition = _o.definition;
+    this._clock = _o.clock ?? systemClock;
     this._snapshot = this._initialSnapshot();
   }
 
@@ -83,10 +108,14 @@ export class McpConnection extends Disposable {
     this._update({ definition });
   }
 
-  /** Starts the server unless it runs or is starting. Resolves when it runs or has failed. */
+  /**
+   * Starts the server unless it runs or is starting. Resolves when it runs or has failed. While
+   * reconnecting it makes the next attempt at once and resolves when that attempt is over.
+   */
   start(): Promise<void> {
     const kind = this.state.kind;
-    if (kind === 'running' || kind === 'reconnecting') return Promise.resolve();
+    if (kind === 'running') return Promise.resolve();
+    if (kind === 'reconnecting') return this.retryNow();
     if (this._pending) return this._pending.done;
     return this._begin((c) => this._startFresh(c, this._started));
   }
@@ -104,6 +133,22 @@ export class McpConnection extends Disposable {
   async restart(): Promise<void> {
     await this.stop();
     return this._begin((c) => this._startFresh(c, true));
+  }
+
+  /**
+   * While reconnecting, skips the rest of the wait and tries now; resolves when that attempt is
+   * over. Does nothing in any other state.
+   */
+  retryNow(): Promise<void> {
+    const next = this._nextAttempt;
+    if (this.state.kind !== 'reconnecting' || !next) return Promise.resolve();
+    next.wake();
+    return next.done;
+  }
+
+  /** Whether reconnect attempts never run out: remote servers come and go, a crashing process does not heal. */
+  get retriesWithoutLimit(): boolean {
+    return (this._snapshot.transport ?? this._definition.type) !== 'stdio';
   }
 
   /** Resolves once the connection is not starting or reconnecting. */
@@ -204,7 +249,7 @@ export class McpConnection extends Disposable {
       protocolVersion: session.protocolVersion,
       instructions: session.instructions,
       capabilities: session.capabilities,
-      startedAt: Date.now(),
+      startedAt: this._clock.now(),
       pid: session.pid,
       ...this._listsOf(session),
     });
@@ -218,7 +263,8 @@ export class McpConnection extends Disposable {
 
   private _onDropped(session: McpSession, reason: string): void {
     if (session !== this._session) return;
-    const upFor = Date.now() - (this._snapshot.startedAt ?? Date.now());
+    const now = this._clock.now();
+    const upFor = now - (this._snapshot.startedAt ?? now);
     this._session = undefined;
     this._sessionStore.clear();
     this._log('warn', 'harness', `connection lost: ${reason}`);
@@ -230,24 +276,48 @@ export class McpConnection extends Disposable {
   private async _reconnect(controller: AbortController, reason: string): Promise<void> {
     const generation = this._generation;
     const delays = this._o.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS;
+    const unlimited = this.retriesWithoutLimit && delays.length > 0;
+    const maxAttempts = unlimited ? undefined : delays.length;
     let lastFailure: string | undefined;
-    while (this._reconnectsUsed < delays.length) {
+    while (unlimited || this._reconnectsUsed < delays.length) {
       const attempt = ++this._reconnectsUsed;
+      const wait = this._reconnectDelay(attempt, delays);
+      const why = lastFailure ?? reason;
       this._update({
-        state: { kind: 'reconnecting', attempt, maxAttempts: delays.length, reason },
-        lastError: reason,
+        state: { kind: 'reconnecting', attempt, maxAttempts, reason: why, nextAttemptAt: this._clock.now() + wait },
+        lastError: why,
         restartCount: this._snapshot.restartCount + 1,
       });
-      await sleep(delays[attempt - 1], controller.signal);
-      if (generation !== this._generation) return;
-      const failure = await this._openSession(generation, controller);
-      if (generation !== this._generation || failure === undefined) return;
-      lastFailure = failure;
-      this._log('warn', 'harness', `reconnect attempt ${attempt} of ${delays.length} failed: ${failure}`);
+      let attemptOver!: () => void;
+      const wake = new AbortController();
+      const onStop = () => wake.abort();
+      controller.signal.addEventListener('abort', onStop, { once: true });
+      this._nextAttempt = { wake: () => wake.abort(), done: new Promise((resolve) => (attemptOver = resolve)) };
+      try {
+        if (!controller.signal.aborted) await this._clock.sleep(wait, wake.signal);
+        if (generation !== this._generation) return;
+        this._update({ state: { kind: 'reconnecting', attempt, maxAttempts, reason: why } });
+        const failure = await this._openSession(generation, controller);
+        if (generation !== this._generation || failure === undefined) return;
+        lastFailure = failure;
+        this._log('warn', 'harness', `reconnect attempt ${maxAttempts ? `${attempt} of ${maxAttempts}` : attempt} failed: ${failure}`);
+      } finally {
+        controller.signal.removeEventListener('abort', onStop);
+        this._nextAttempt = undefined;
+        attemptOver();
+      }
     }
     const tries = delays.length === 1 ? '1 reconnect attempt' : `${delays.length} reconnect attempts`;
     const suffix = delays.length === 0 ? '' : lastFailure ? `; gave up after ${tries}, the last failed with: ${lastFailure}` : `; gave up after ${tries}`;
     this._fail(reason + suffix);
+  }
+
+  /** The wait before attempt `attempt` (1-based): the schedule, then (without a limit) doubling up to the cap. */
+  private _reconnectDelay(attempt: number, delays: readonly number[]): number {
+    if (attempt <= delays.length) return delays[attempt - 1];
+    const cap = this._o.reconnectMaxDelayMs ?? DEFAULT_RECONNECT_MAX_DELAY_MS;
+    const last = delays[delays.length - 1];
+    return Math.min(cap, last * 2 ** Math.min(attempt - delays.length, 32));
   }
 
   private _fail(message: string): void {
@@ -268,19 +338,42 @@ export class McpConnection extends Disposable {
     const deadline = Date.now() + options.timeoutMs;
     while (!this._session || this._session.closed) {
       // Only a start or reconnect in progress is worth waiting for.
-      if (!this._pending) {
-        throw new McpCallError('unavailable', `server "${this.name}" is not running (${describeState(this.state)})`);
-      }
-      const pending = this._pending.done;
+      if (!this._pending) throw new McpCallError('unavailable', this.describeUnavailable());
       const left = deadline - Date.now();
       if (left <= 0 || options.signal?.aborted) {
         throw options.signal?.aborted
           ? new McpCallError('cancelled', 'the call was cancelled')
           : new McpCallError('timeout', `server "${this.name}" did not become ready within ${formatSeconds(options.timeoutMs)}`);
       }
-      await Promise.race([pending, sleep(Math.min(left, 250), options.signal)]);
+      if (this.state.kind === 'reconnecting' && this.retriesWithoutLimit && this._nextAttempt) {
+        // A remote server that may be back gets an attempt now, not at its next scheduled try.
+        await Promise.race([this.retryNow(), sleep(left, options.signal)]);
+        const state = this.state;
+        if (!this._session && state.kind === 'reconnecting' && state.nextAttemptAt !== undefined) {
+          throw new McpCallError('unavailable', this.describeUnavailable());
+        }
+      } else {
+        await Promise.race([this._pending.done, sleep(Math.min(left, 250), options.signal)]);
+      }
     }
     return this._session;
+  }
+
+  /** Why calls cannot reach this server now: its name, its state and the reason. */
+  describeUnavailable(): string {
+    const state = this.state;
+    switch (state.kind) {
+      case 'stopped':
+        return `server "${this.name}" is not running (stopped): it was stopped or has not been started`;
+      case 'disabled':
+        return `server "${this.name}" is not running (disabled): it is disabled in ${this._definition.origin.file}`;
+      case 'error':
+        return `server "${this.name}" is not running (error): ${state.message}`;
+      case 'blocked':
+        return `server "${this.name}" is not running (blocked): ${state.reason}`;
+      default:
+        return `server "${this.name}" is not running (${describeState(state, this._clock.now())})`;
+    }
   }
 
   private async _closeSession(): Promise<void> {

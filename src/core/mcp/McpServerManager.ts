@@ -90,7 +90,8 @@ export class McpServerManager extends Disposable {
         (restart ? diff.restarted : diff.unchanged).push(def.name);
         actions.push(() => {
           entry.connection.setDefinition(def); // its origin (line, file) may have moved
-          return restart ? entry.connection.restart() : Promise.resolve();
+          // A reload is a good moment to see whether a dropped server is back.
+          return restart ? entry.connection.restart() : start ? entry.connection.retryNow() : Promise.resolve();
         });
       }
     }

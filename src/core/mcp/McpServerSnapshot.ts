@@ -12,7 +12,18 @@ export type McpConnectionState =
   | { readonly kind: 'blocked'; readonly reason: string }
   | { readonly kind: 'starting' }
   | { readonly kind: 'running' }
-  | { readonly kind: 'reconnecting'; readonly attempt: number; readonly maxAttempts: number; readonly reason: string }
+  /**
+   * A running server dropped and is being reconnected. `maxAttempts` is absent when attempts never
+   * run out (HTTP and SSE servers); `nextAttemptAt` (epoch ms) is set while waiting for the next
+   * attempt and absent while one is under way.
+   */
+  | {
+      readonly kind: 'reconnecting';
+      readonly attempt: number;
+      readonly maxAttempts?: number;
+      readonly reason: string;
+      readonly nextAttemptAt?: number;
+    }
   | { readonly kind: 'error'; readonly message: string };
 
 export type McpConnectionStateKind = McpConnectionState['kind'];
@@ -58,8 +69,8 @@ export function isServingState(state: McpConnectionState): boolean {
   return state.kind === 'running' || state.kind === 'reconnecting';
 }
 
-/** A one-line summary of a state for lists and status text. */
-export function describeState(state: McpConnectionState): string {
+/** A one-line summary of a state for lists and status text; `now` (epoch ms) counts down to the next reconnect. */
+export function describeState(state: McpConnectionState, now = Date.now()): string {
   switch (state.kind) {
     case 'stopped':
     case 'disabled':
@@ -69,8 +80,19 @@ export function describeState(state: McpConnectionState): string {
     case 'blocked':
       return `not started: ${state.reason}`;
     case 'reconnecting':
-      return `reconnecting (attempt ${state.attempt} of ${state.maxAttempts}): ${state.reason}`;
+      return `${describeReconnect(state, now)}: ${state.reason}`;
     case 'error':
       return state.message;
   }
+}
+
+/**
+ * `reconnecting, next try in 4 s (attempt 3)`, `reconnecting (attempt 2 of 3)`: where a reconnect
+ * stands, without the reason.
+ */
+export function describeReconnect(state: Extract<McpConnectionState, { kind: 'reconnecting' }>, now = Date.now()): string {
+  const attempt = state.maxAttempts === undefined ? `attempt ${state.attempt}` : `attempt ${state.attempt} of ${state.maxAttempts}`;
+  if (state.nextAttemptAt === undefined) return `reconnecting, trying now (${attempt})`;
+  const seconds = Math.max(0, Math.ceil((state.nextAttemptAt - now) / 1000));
+  return `reconnecting, next try in ${seconds} s (${attempt})`;
 }
