@@ -46,7 +46,13 @@ export async function runTools(harness: McpHarness, options: CliOptions): Promis
   return 0;
 }
 
-/** `call`: 0 on success, 1 when the tool or its server failed, 2 for unknown tools and invalid arguments. */
+/** Exit codes of `call`. */
+export const CALL_EXIT = { ok: 0, failed: 1, usage: 2, unavailable: 3 } as const;
+
+/**
+ * `call`: 0 on success, 1 when the tool or the call failed, 2 for unknown tools and invalid
+ * arguments, 3 when the tool's server is not running (a typo and a server that is down differ).
+ */
 export async function runCall(harness: McpHarness, options: CliOptions, tool: string, args: Record<string, unknown>): Promise<number> {
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
@@ -72,7 +78,8 @@ export async function runCall(harness: McpHarness, options: CliOptions, tool: st
   } else {
     process.stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
   }
-  return result.isError ? (usageError ? 2 : 1) : 0;
+  if (!result.isError) return CALL_EXIT.ok;
+  return usageError ? CALL_EXIT.usage : result.errorKind === 'unavailable' ? CALL_EXIT.unavailable : CALL_EXIT.failed;
 }
 
 function suggestTools(harness: McpHarness, tool: string): void {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createHarness, HARNESS_VERSION, loadMcpConfig, type McpHarness } from '../core';
+import { HARNESS_VERSION, loadMcpConfig, McpHarness } from '../core';
 import { UsageError, type CliOptions } from './CliOptions';
 import { CliInputResolver } from './CliInputResolver';
 import { runCall, runList, runTools } from './commands';
@@ -24,8 +24,8 @@ Options:
   -h, --help         this text
   -v, --version      the version
 
-Exit codes: 0 success; 1 the tool returned an error (call) or problems found (doctor); 2 bad usage or
-invalid arguments. \${input:id} values come from MCP_HARNESS_INPUT_<ID> or a prompt.`;
+Exit codes: 0 success; 1 the tool returned an error or the call failed (call), or problems found
+(doctor); 2 bad usage, an unknown tool or invalid arguments; 3 the tool's server is not running (call). \${input:id} values come from MCP_HARNESS_INPUT_<ID> or a prompt.`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -73,13 +73,14 @@ async function main(argv: string[]): Promise<number> {
 
 async function withHarness(options: CliOptions, run: (h: McpHarness) => Promise<number>, extra: string[]): Promise<number> {
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  const harness = await createHarness({
+  const harness = new McpHarness({
     workspaceFolder: options.workspace,
     configFiles: options.configFiles,
     inheritEnv: options.inheritEnv,
     inputResolver: new CliInputResolver(process.env, process.stdin.isTTY === true && process.stderr.isTTY === true),
     traceEnabled: () => options.trace,
   });
+  // Listening before start() so the trace begins with the first byte of the handshake.
   if (options.trace) {
     harness.onDidLog((e) => e.source === 'rpc' && process.stderr.write(`[${e.server}] ${e.message}\n`));
   }
@@ -88,6 +89,7 @@ async function withHarness(options: CliOptions, run: (h: McpHarness) => Promise<
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   try {
+    await harness.start();
     return await run(harness);
   } finally {
     await harness.dispose();

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { findUnsetVariables, resolveServerLaunch, type McpServerDefinition } from './config';
+import { hasAuthorizationHeader } from './mcp/McpSession';
 import { resolveWindowsCommand } from './mcp/spawnCommand';
 
 /** One finding about one server, with what to try when it is a problem. */
@@ -56,7 +57,7 @@ export async function diagnoseServer(def: McpServerDefinition, options: Diagnose
     checkCommand(launch.command!, options, add);
     if (launch.cwd !== undefined && !isDirectory(launch.cwd)) add('error', `working directory does not exist: ${launch.cwd}`, 'create it, or change "cwd"');
   } else {
-    await checkUrl(launch.url!, launch.type, options.urlTimeoutMs ?? 3000, add);
+    await checkUrl(launch.url!, launch.type, launch.headers, options.urlTimeoutMs ?? 3000, add);
   }
   if (!out.some((d) => d.level !== 'ok')) add('ok', 'no problems found');
   return out;
@@ -90,7 +91,13 @@ function findOnPath(command: string, pathValue: string): string | undefined {
   });
 }
 
-async function checkUrl(url: string, type: string, timeoutMs: number, add: (l: McpDiagnostic['level'], m: string, f?: string) => void): Promise<void> {
+async function checkUrl(
+  url: string,
+  type: string,
+  headers: Readonly<Record<string, string>> | undefined,
+  timeoutMs: number,
+  add: (l: McpDiagnostic['level'], m: string, f?: string) => void,
+): Promise<void> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -100,11 +107,20 @@ async function checkUrl(url: string, type: string, timeoutMs: number, add: (l: M
   }
   try {
     // Any HTTP answer proves the host and port are reachable; the MCP handshake is checked by connecting.
-    const response = await fetch(parsed, { method: 'GET', headers: { accept: 'text/event-stream' }, signal: AbortSignal.timeout(timeoutMs) });
+    // The configured headers go along, so a rejected token shows up here as it would when connecting.
+    const response = await fetch(parsed, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, signal: AbortSignal.timeout(timeoutMs) });
     await response.body?.cancel();
     add('ok', `${parsed.origin} answers (HTTP ${response.status} to GET ${parsed.pathname})`);
     if (response.status === 401 || response.status === 403) {
-      add('warning', `the server asks for authorization (HTTP ${response.status})`, 'add an Authorization header under "headers", e.g. "Bearer ${input:token}"');
+      if (hasAuthorizationHeader(headers)) {
+        add(
+          'error',
+          `the Authorization header was sent and rejected (HTTP ${response.status})`,
+          'check that the token is valid, not expired and allowed to use this server; check the variable or input it comes from',
+        );
+      } else {
+        add('warning', `the server asks for authorization (HTTP ${response.status})`, 'add an Authorization header under "headers", e.g. "Bearer ${input:token}"');
+      }
     }
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processTag, waitForNoProcesses } from '../support/leaks';
@@ -135,6 +136,52 @@ describe('mcp-harness CLI', () => {
     expect(code).toBe(1);
     expect(stdout).toContain(`cannot reach http://127.0.0.1:${port} (ECONNREFUSED)`);
     expect(stdout).toContain('fix: start the HTTP server, or check the host and port in "url"');
+  });
+
+  it('call exits 3, not 2, when the tool\'s server is not running, naming the server, its state and why', async () => {
+    const down = writeJson(tmp.dir, 'down/.mcp.json', { mcpServers: { gone: { command: 'no-such-command-for-cli-down', env: tag.env } } });
+    const folder = path.dirname(down);
+    for (let i = 0; i < 2; i++) {
+      const result = await run(['call', 'mcp__gone__echo', '{"text":"x"}', '--workspace', folder]);
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain('server "gone" is not running (error): command not found: "no-such-command-for-cli-down"');
+    }
+    const json = JSON.parse((await run(['call', 'mcp__gone__echo', '--json', '--workspace', folder])).stdout);
+    expect(json).toMatchObject({ isError: true, errorKind: 'unavailable' });
+    // A name no configured server could have is still a typo.
+    expect((await run(['call', 'mcp__nobody__echo', '--workspace', folder])).code).toBe(2);
+  });
+
+  it.each(['list', 'call'])('%s --trace prints the handshake from its first message', async (command) => {
+    const args = command === 'list' ? ['list'] : ['call', 'mcp__fixture__echo', '{"text":"traced"}'];
+    const { code, stderr } = await run([...args, '--trace', '--workspace', quick]);
+    expect(code).toBe(0);
+    const lines = stderr.split('\n').filter((l) => l.startsWith('[fixture] '));
+    expect(lines[0]).toMatch(/^\[fixture\] → \{.*"method":"initialize"/);
+    expect(lines[1]).toMatch(/^\[fixture\] ← \{.*"result":\{"protocolVersion":/);
+    expect(lines[2]).toMatch(/^\[fixture\] → \{.*"method":"notifications\/initialized"/);
+    if (command === 'call') expect(lines.some((l) => l.includes('"method":"tools/call"'))).toBe(true);
+  });
+
+  it('doctor tells a rejected Authorization header from a missing one', async () => {
+    const server = http.createServer((_req, res) => res.writeHead(401, { 'content-type': 'text/plain' }).end('bad token'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+      const withHeader = writeJson(tmp.dir, 'auth-sent/.mcp.json', { mcpServers: { locked: { url, headers: { Authorization: 'Bearer expired' } } } });
+      const sent = await run(['doctor', '--workspace', path.dirname(withHeader)]);
+      expect(sent.code).toBe(1);
+      expect(sent.stdout).toContain('the Authorization header was sent and rejected (HTTP 401)');
+      expect(sent.stdout).not.toContain('add an Authorization header');
+      expect(sent.stdout).not.toContain('Add an "Authorization" header');
+      const without = writeJson(tmp.dir, 'auth-missing/.mcp.json', { mcpServers: { locked: { url } } });
+      const missing = await run(['doctor', '--workspace', path.dirname(without)]);
+      expect(missing.code).toBe(1);
+      expect(missing.stdout).toContain('the server asks for authorization (HTTP 401)');
+      expect(missing.stdout).toContain('add an Authorization header');
+    } finally {
+      server.close();
+    }
   });
 
   it('resolves ${input:id} from MCP_HARNESS_INPUT_<ID>', async () => {

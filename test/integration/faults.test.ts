@@ -111,6 +111,9 @@ describe('servers that crash, hang or lie', () => {
       expect(locked.state).toBe('error');
       expect(locked.error).toContain('the server refused the connection (HTTP 401): it needs credentials');
       expect(locked.transport).toBe('http'); // 401 is not a reason to try the legacy transport
+      const sent = await start({ locked: { url: `http://127.0.0.1:${port}/mcp`, headers: { authorization: 'Bearer expired' } } });
+      expect(sent.servers()[0].error).toContain('the "Authorization" header was sent and rejected');
+      expect(sent.servers()[0].error).not.toContain('Add an "Authorization" header');
     } finally {
       server.close();
     }

@@ -330,6 +330,12 @@ export class McpSession {
     }
     const status = err instanceof StreamableHTTPError || err instanceof SseError ? err.code : undefined;
     if (status === 401 || status === 403) {
+      if (hasAuthorizationHeader(this._o.launch.headers)) {
+        return new Error(
+          `the server refused the connection (HTTP ${status}): the "Authorization" header was sent and rejected. ` +
+            `Check that the token is valid, not expired and allowed to use this server (OAuth sign-in is not supported yet)`,
+        );
+      }
       return new Error(
         `the server refused the connection (HTTP ${status}): it needs credentials. Add an "Authorization" header ` +
           `to its entry, e.g. "headers": { "Authorization": "Bearer \${input:token}" } (OAuth sign-in is not supported yet)`,
@@ -341,4 +347,9 @@ export class McpSession {
   private _traceMessage(direction: 'send' | 'receive', message: JSONRPCMessage): void {
     this._o.log('trace', 'rpc', `${direction === 'send' ? '→' : '←'} ${truncate(JSON.stringify(message), 4000)}`);
   }
+}
+
+/** Whether `headers` carries an Authorization header (names are case-insensitive). */
+export function hasAuthorizationHeader(headers: Readonly<Record<string, string>> | undefined): boolean {
+  return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
 }
