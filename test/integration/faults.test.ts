@@ -228,6 +228,17 @@ describe('servers that crash, hang or lie', () => {
     expect(tag.alive()).toEqual([]);
   });
 
+  it('ends descendants that left the process group (detached) on dispose', async () => {
+    const h = await start({ escaper: fixtureEntry(['--detached-grandchild']) });
+    expect(h.servers()[0].state).toBe('running');
+    const second = Number((await h.callTool('mcp__escaper__spawn_grandchild', { detached: true })).text);
+    // The server, the one started with it and the one started by the call, each tagged.
+    expect(tag.alive()).toHaveLength(3);
+    expect(tag.alive()).toContain(second);
+    await h.dispose();
+    expect(tag.alive()).toEqual([]);
+  });
+
   it('kills the grandchildren of a server that crashed', async () => {
     const h = await start({ parent: fixtureEntry() });
     const pid = Number((await h.callTool('mcp__parent__spawn_grandchild', {})).text);

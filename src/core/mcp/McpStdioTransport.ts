@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter, LineTooLongError } from './LineSplitter';
-import { DEFAULT_SHUTDOWN_GRACE_MS, signalProcessGroup, sweepProcessGroup, trackProcessGroup, untrackProcessGroup, waitUntil } from './processGroup';
+import { DEFAULT_SHUTDOWN_GRACE_MS, endProcesses, findDescendants, signalProcessGroup, sweepProcessGroup, trackProcessGroup, untrackProcessGroup, waitUntil } from './processGroup';
 import { buildSpawnPlan } from './spawnCommand';
 
 /** What to run for a stdio server, variables already substituted. */
@@ -136,6 +136,9 @@ export class McpStdioTransport implements Transport {
     if (child?.pid !== undefined) {
       const pid = child.pid;
       const alive = () => this._exit === undefined;
+      // Taken before anything is signalled: once the server is gone its children are re-parented
+      // and can no longer be told apart. Covers children that left the process group.
+      const descendants = alive() && this._platform === 'linux' ? findDescendants(pid) : [];
       if (alive()) {
         child.stdin?.end();
         if (!(await waitUntil(alive, this._grace))) {
@@ -148,6 +151,7 @@ export class McpStdioTransport implements Transport {
       }
       await this._exited;
       await sweepProcessGroup(pid, this._grace, this._platform);
+      await endProcesses(descendants, this._grace);
       untrackProcessGroup(pid);
     }
     this._fireClose();

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 
 /** How long to wait at each step of a shutdown before escalating. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2000;
@@ -76,6 +77,86 @@ export async function sweepProcessGroup(pid: number, graceMs: number, platform =
   if (await waitUntil(() => isProcessGroupAlive(pid, platform), graceMs)) return;
   signalProcessGroup(pid, 'SIGKILL', platform);
   await waitUntil(() => isProcessGroupAlive(pid, platform), graceMs);
+}
+
+/** A process as /proc knows it: the start time tells it from a later process that got the same pid. */
+export interface ProcessRef {
+  readonly pid: number;
+  readonly startTime: string;
+}
+
+/**
+ * Every live descendant of `pid`, found through the parent links in `/proc/<pid>/stat` (Linux).
+ * This reaches what left the process group (a child started `detached`, a daemon that called
+ * setsid), which signalling the group does not. Empty where there is no /proc.
+ */
+export function findDescendants(pid: number, procDir = '/proc'): ProcessRef[] {
+  const children = new Map<number, ProcessRef[]>();
+  let names: string[];
+  try {
+    names = fs.readdirSync(procDir);
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readStat(Number(name), procDir);
+    if (!stat || stat.state === 'Z') continue;
+    const siblings = children.get(stat.ppid) ?? [];
+    siblings.push({ pid: Number(name), startTime: stat.startTime });
+    children.set(stat.ppid, siblings);
+  }
+  const found: ProcessRef[] = [];
+  const queue = [pid];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      if (seen.has(child.pid)) continue;
+      seen.add(child.pid);
+      found.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return found;
+}
+
+/** Whether `ref` still runs (same pid and start time, not a zombie). */
+export function isSameProcessAlive(ref: ProcessRef, procDir = '/proc'): boolean {
+  const stat = readStat(ref.pid, procDir);
+  return stat !== undefined && stat.state !== 'Z' && stat.startTime === ref.startTime;
+}
+
+/** Ends the processes of `refs` that still run: SIGTERM, then SIGKILL after `graceMs`. */
+export async function endProcesses(refs: readonly ProcessRef[], graceMs: number, procDir = '/proc'): Promise<void> {
+  const alive = () => refs.filter((r) => isSameProcessAlive(r, procDir));
+  const signal = (sig: NodeJS.Signals) => {
+    for (const ref of alive()) {
+      try {
+        process.kill(ref.pid, sig);
+      } catch {
+        // Gone meanwhile, or not ours.
+      }
+    }
+  };
+  if (alive().length === 0) return;
+  signal('SIGTERM');
+  if (await waitUntil(() => alive().length > 0, graceMs)) return;
+  signal('SIGKILL');
+  await waitUntil(() => alive().length > 0, graceMs);
+}
+
+function readStat(pid: number, procDir: string): { state: string; ppid: number; startTime: string } | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(`${procDir}/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // The command name (field 2) is in parentheses and may itself contain spaces and parentheses.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const ppid = Number(fields[1]);
+  if (!Number.isInteger(ppid) || fields[19] === undefined) return undefined;
+  return { state: fields[0], ppid, startTime: fields[19] };
 }
 
 function isErrno(err: unknown, code: string): boolean {
