@@ -167,6 +167,20 @@ describe('servers that crash, hang or lie', () => {
     expect(result.text).toMatch(/output truncated: 5,142,880 of 5,242,880 characters omitted/);
   });
 
+  it('ends only the connection whose server sends a message over maxMessageBytes, naming the limit', async () => {
+    const h = await start({ big: fixtureEntry(), other: fixtureEntry() }, { maxMessageBytes: 64 * 1024, reconnectDelaysMs: [] });
+    expect((await h.callTool('mcp__big__big', { bytes: 60_000 })).isError).toBe(false);
+    const result = await h.callTool('mcp__big__big', { bytes: 70_000 });
+    expect(result).toMatchObject({ isError: true, errorKind: 'connection_closed' });
+    expect(result.text).toContain('larger than maxMessageBytes (65536 bytes)');
+    await h.manager.whenSettled();
+    const [big, other] = h.servers();
+    expect(big.state).toBe('error');
+    expect(big.error).toContain('larger than maxMessageBytes (65536 bytes)');
+    expect(other.state).toBe('running');
+    expect((await h.callTool('mcp__other__big', { bytes: 60_000 })).isError).toBe(false);
+  });
+
   it('follows tools/list_changed from the server', async () => {
     const h = await start({ dyn: fixtureEntry() });
     const changed = new Promise<void>((resolve) => {

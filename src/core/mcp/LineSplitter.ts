@@ -22,6 +22,11 @@ export class LineSplitter {
     let nl = chunk.indexOf(10);
     while (nl !== -1) {
       const piece = chunk.subarray(start, nl);
+      // A line that ends in this chunk counts as much as one still pending.
+      if (this._pendingBytes + piece.length > this._maxLineBytes) {
+        this.clear();
+        throw new LineTooLongError(this._maxLineBytes);
+      }
       let line: Buffer = piece;
       if (this._pending.length > 0) {
         this._pending.push(piece);

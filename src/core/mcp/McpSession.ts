@@ -311,6 +311,7 @@ export class McpSession {
   private _describeTransportEnd(): string {
     const inner = this._transport.inner;
     if (!(inner instanceof McpStdioTransport)) return 'the server closed the connection';
+    if (inner.failure) return inner.failure;
     const exit = inner.exit;
     const how = !exit
       ? 'the server closed its output'

@@ -63,6 +63,7 @@ export class McpStdioTransport implements Transport {
   private _closing: Promise<void> | undefined;
   private _closedFired = false;
   private _stdoutEnded: Promise<void> | undefined;
+  private _failure: string | undefined;
   private readonly _grace: number;
   private readonly _platform: NodeJS.Platform;
 
@@ -73,6 +74,11 @@ export class McpStdioTransport implements Transport {
 
   get pid(): number | undefined {
     return this._child?.pid;
+  }
+
+  /** Why the transport itself ended the connection (e.g. a message over the size limit), when it did. */
+  get failure(): string | undefined {
+    return this._failure;
   }
 
   /** Set once the process has exited. */
@@ -185,7 +191,8 @@ export class McpStdioTransport implements Transport {
         splitter.push(chunk, onLine);
       } catch (err) {
         if (!(err instanceof LineTooLongError)) throw err;
-        this.onerror?.(new Error(`${err.message} on stdout; closing the connection`));
+        this._failure ??= `the server sent a message larger than maxMessageBytes (${err.limitBytes} bytes): ${err.message} on stdout; the connection was closed`;
+        this.onerror?.(new Error(this._failure));
         void this.close();
       }
     });

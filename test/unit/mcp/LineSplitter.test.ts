@@ -28,6 +28,17 @@ describe('LineSplitter', () => {
     expect(lines).toEqual(['ok']);
   });
 
+  it('throws for a line over the limit that ends in the chunk it arrived with, or in a later one', () => {
+    const whole = new LineSplitter(10);
+    expect(() => whole.push(Buffer.from('x'.repeat(11) + '\n'), () => undefined)).toThrow(LineTooLongError);
+    const split = new LineSplitter(10);
+    split.push(Buffer.from('x'.repeat(10)), () => undefined);
+    expect(() => split.push(Buffer.from('x\n'), () => undefined)).toThrow(LineTooLongError);
+    const lines: string[] = [];
+    split.push(Buffer.from('x'.repeat(10) + '\n'), (l) => lines.push(l));
+    expect(lines).toEqual(['x'.repeat(10)]);
+  });
+
   it('formats sizes for people', () => {
     expect([formatBytes(512), formatBytes(12 * 1024), formatBytes(3.45 * 1024 * 1024), formatBytes(64 * 1024 * 1024)]).toEqual(['512 B', '12 KB', '3.5 MB', '64 MB']);
   });
