@@ -159,12 +159,19 @@ describe('servers that crash, hang or lie', () => {
     expect(h.servers()[0].state).toBe('running');
   });
 
-  it('caps a 5 MB result and says how much was cut', async () => {
-    const h = await start({ big: fixtureEntry() }, { maxOutputChars: 100_000 });
+  it('caps a 5 MB result at the configured maxOutputChars and says how much was cut', async () => {
+    const h = await start({ big: fixtureEntry() }, { maxOutputChars: 2_000 });
     const result = await h.callTool('mcp__big__big', { bytes: 5 * 1024 * 1024 });
     expect(result.isError).toBe(false);
-    expect(result.text.length).toBeLessThan(100_200);
-    expect(result.text).toMatch(/output truncated: 5,142,880 of 5,242,880 characters omitted/);
+    expect(result.text).toBe(`${'x'.repeat(2_000)}\n…[output truncated: 5,240,880 of 5,242,880 characters omitted]`);
+  });
+
+  it('closes stdin first, and sends SIGTERM only to a server still running after the grace time', async () => {
+    const log = `${tmp.dir}/shutdown-${Date.now()}.log`;
+    const h = await start({ polite: fixtureEntry([`--shutdown-log=${log}`]) });
+    expect(h.servers()[0].state).toBe('running');
+    await h.stopServer('polite');
+    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual(['stdin-eof', 'sigterm']);
   });
 
   it('ends only the connection whose server sends a message over maxMessageBytes, naming the limit', async () => {

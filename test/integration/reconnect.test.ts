@@ -111,6 +111,47 @@ describe('reconnecting to remote servers that go away', () => {
     expect(h.servers()[0].state).toBe('running');
   });
 
+  /** A harness over one stdio fixture that exits 300 ms after each start. */
+  async function crashLoop(options: HarnessOptions) {
+    const file = writeJson(tmp.dir, `loop-${++configCount}.json`, {
+      mcpServers: { loop: { command: process.execPath, args: [fixtureServer, '--exit-after-ms=300'], env: tag.env } },
+    });
+    const h = new McpHarness({ configFiles: [file], shutdownGraceMs: 500, ...options });
+    harnesses.push(h);
+    const states: string[] = [];
+    h.onDidChange(() => h.servers().forEach((s) => states.push(s.state)));
+    await h.start();
+    return { h, states };
+  }
+
+  it('gives a stdio server that stayed up long enough its reconnect attempts back', async () => {
+    // Each reading of this clock is an hour after the last: every session looks long and stable.
+    let t = 0;
+    const clock: IMcpClock = { now: () => (t += 3_600_000), sleep: systemClock.sleep };
+    const { h, states } = await crashLoop({ reconnectDelaysMs: [20], reconnectStableAfterMs: 60_000, clock });
+    // With one attempt per drop, a third successful reconnect needs the attempt given back twice.
+    const done = (s = h.servers()[0]) => s.state === 'error' || (s.restartCount >= 3 && s.state === 'running');
+    await waitForHarness(h, () => done(), 'back for the third time, or in error');
+    expect(states).not.toContain('error');
+    expect(h.servers()[0]).toMatchObject({ state: 'running', restartCount: 3 });
+  });
+
+  it('stops reconnecting a stdio server that keeps dying before it counts as stable', async () => {
+    const clock: IMcpClock = { now: () => 0, sleep: systemClock.sleep }; // no time ever passes: never stable
+    const { h } = await crashLoop({ reconnectDelaysMs: [20], reconnectStableAfterMs: 60_000, clock });
+    await waitForHarness(h, () => h.servers()[0].state === 'error', 'in error');
+    expect(h.servers()[0]).toMatchObject({ restartCount: 1 });
+    expect(h.servers()[0].error).toContain('gave up after 1 reconnect attempt');
+  });
+
+  it('waits the scheduled time before each stdio reconnect attempt', async () => {
+    const { clock, waits } = recordingClock();
+    const { h } = await crashLoop({ reconnectDelaysMs: [30, 60, 90], clock });
+    await waitForHarness(h, () => h.servers()[0].state === 'error', 'in error');
+    expect(waits).toEqual([30, 60, 90]);
+    expect(h.servers()[0].error).toContain('gave up after 3 reconnect attempts');
+  });
+
   it('gives a stdio server only its schedule: a crashing process is not transient', async () => {
     const file = writeJson(tmp.dir, 'stdio.json', {
       mcpServers: { local: { command: process.execPath, args: [fixtureServer], env: tag.env } },
