@@ -58,9 +58,14 @@ describe('reconnecting to remote servers that go away', () => {
     const states: string[] = [];
     h.onDidChange(() => h.servers().forEach((s) => states.push(s.state)));
 
+    const logs: string[] = [];
+    h.onDidLog((e) => e.source === 'harness' && logs.push(e.message));
     await first.stop();
-    // The drop is noticed without any call (the liveness ping after the stream broke), and
-    // attempts go on well past the three of the schedule.
+    // The drop is noticed without any call: the stream broke and the liveness ping went unanswered.
+    const firstDrop = await waitForHarness(h, () => reconnecting(h), 'reconnecting');
+    expect(firstDrop).toMatchObject({ attempt: 1, reason: expect.stringContaining('the server stopped answering') });
+    expect(logs.find((l) => l.startsWith('connection lost: '))).toContain('the server stopped answering');
+    // Attempts go on well past the three of the schedule.
     const sixth = await waitForHarness(h, () => { const s = reconnecting(h); return s && s.attempt >= 6 && s.nextAttemptAt !== undefined ? s : undefined; }, 'on attempt 6');
     expect(sixth.maxAttempts).toBeUndefined();
     expect(waits.slice(0, 6)).toEqual([50, 100, 200, 400, 400, 400]);

@@ -123,9 +123,11 @@ export class McpConnection extends Disposable {
   /** Stops the server and waits until its process is gone. */
   async stop(): Promise<void> {
     this._generation++;
-    this._pending?.controller.abort(new Error('stopped'));
+    const pending = this._pending;
     this._pending = undefined;
-    await this._closeSession();
+    pending?.controller.abort(new Error('stopped'));
+    // A start or reconnect under way ends its own half-open session; wait for that process too.
+    await Promise.all([this._closeSession(), pending?.done]);
     this._update({ state: this._restingState(), tools: [], resources: [], resourceTemplates: [], prompts: [] });
   }
 
