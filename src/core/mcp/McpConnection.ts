@@ -80,6 +80,8 @@ export class McpConnection extends Disposable {
   private _reconnectsUsed = 0;
   /** While a reconnect waits: cuts the wait short, and the outcome of the attempt that follows. */
   private _nextAttempt: { wake: () => void; done: Promise<void> } | undefined;
+  /** Settles once the session being opened is installed, or closed again with its process gone. */
+  private _opening: Promise<void> | undefined;
   private readonly _clock: IMcpClock;
 
   constructor(private readonly _o: McpConnectionOptions) {
@@ -123,11 +125,11 @@ export class McpConnection extends Disposable {
   /** Stops the server and waits until its process is gone. */
   async stop(): Promise<void> {
     this._generation++;
-    const pending = this._pending;
+    const opening = this._opening;
+    this._pending?.controller.abort(new Error('stopped'));
     this._pending = undefined;
-    pending?.controller.abort(new Error('stopped'));
-    // A start or reconnect under way ends its own half-open session; wait for that process too.
-    await Promise.all([this._closeSession(), pending?.done]);
+    // A session being opened ends itself once aborted; wait for its process to be gone too.
+    await Promise.all([this._closeSession(), opening]);
     this._update({ state: this._restingState(), tools: [], resources: [], resourceTemplates: [], prompts: [] });
   }
 
@@ -210,12 +212,30 @@ export class McpConnection extends Disposable {
     if (generation !== this._generation) return undefined;
     if (!resolved.ok) return resolved.error;
     const timeoutMs = def.startupTimeoutMs ?? this._o.defaultStartupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    const opening = this._connect(generation, controller, def, resolved.launch, timeoutMs);
+    // stop() waits for this part only: it owns a process. Waiting for a prompt (approval, an input) would hang it.
+    const tracked = opening.then(() => undefined);
+    this._opening = tracked;
+    try {
+      return await opening;
+    } finally {
+      if (this._opening === tracked) this._opening = undefined;
+    }
+  }
+
+  private async _connect(
+    generation: number,
+    controller: AbortController,
+    def: McpServerDefinition,
+    launch: Extract<McpLaunchResolution, { ok: true }>['launch'],
+    timeoutMs: number,
+  ): Promise<string | undefined> {
     const timer = setTimeout(() => controller.abort(new Error(`did not finish starting within ${formatSeconds(timeoutMs)}`)), timeoutMs);
     try {
       const session = await McpSession.open(
         {
           name: def.name,
-          launch: resolved.launch,
+          launch,
           clientInfo: this._o.clientInfo,
           handlers: this._o.handlers,
           startupTimeoutMs: timeoutMs,
