@@ -369,7 +369,16 @@ export class McpConnection extends Disposable {
       }
       if (this.state.kind === 'reconnecting' && this.retriesWithoutLimit && this._nextAttempt) {
         // A remote server that may be back gets an attempt now, not at its next scheduled try.
-        await Promise.race([this.retryNow(), sleep(left, options.signal)]);
+        // The timer must not outlive the race: a CLI would wait for it before exiting.
+        const bound = new AbortController();
+        const stopBound = () => bound.abort();
+        options.signal?.addEventListener('abort', stopBound, { once: true });
+        try {
+          await Promise.race([this.retryNow(), sleep(left, bound.signal)]);
+        } finally {
+          bound.abort();
+          options.signal?.removeEventListener('abort', stopBound);
+        }
         const state = this.state;
         if (!this._session && state.kind === 'reconnecting' && state.nextAttemptAt !== undefined) {
           throw new McpCallError('unavailable', this.describeUnavailable());
