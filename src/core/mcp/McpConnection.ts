@@ -155,7 +155,10 @@ export class McpConnection extends Disposable {
     return (this._snapshot.transport ?? this._definition.type) !== 'stdio';
   }
 
-  /** Resolves once the connection is not starting or reconnecting. */
+  /**
+   * Resolves once the connection is not starting or reconnecting. An HTTP or SSE server that stays
+   * down keeps reconnecting, so for one this waits until it is back or stopped.
+   */
   async whenSettled(): Promise<void> {
     while (this._pending) await this._pending.done;
   }

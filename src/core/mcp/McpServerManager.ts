@@ -119,7 +119,7 @@ export class McpServerManager extends Disposable {
     return this._require(name).restart();
   }
 
-  /** Resolves when no server is starting or reconnecting. */
+  /** Resolves when no server is starting or reconnecting (a remote server that stays down keeps reconnecting). */
   async whenSettled(): Promise<void> {
     await Promise.all([...this._connections.values()].map((e) => e.connection.whenSettled()));
   }
