@@ -113,7 +113,8 @@ describe('reconnecting to remote servers that go away', () => {
     await serve('http', port);
     if (how === 'startServer') await h.startServer('remote');
     else await h.applyConfig();
-    expect(h.servers()[0].state).toBe('running');
+    const [server] = h.servers();
+    expect({ state: server.state, error: server.error }).toEqual({ state: 'running', error: undefined });
   });
 
   /** A harness over one stdio fixture, which the test crashes through its `crash` tool. */
