@@ -25,6 +25,7 @@ export { ToolRegistry } from './tools/ToolRegistry';
 export { formatToolResult, errorResult } from './tools/formatToolResult';
 export type { BuiltinTool, ExposedTool, ToolCallResult, ToolSource } from './tools/types';
 export * from './tools/builtin';
+export * from './serve';
 export { Emitter, Event } from './base/event';
 export { Disposable, DisposableStore, MutableDisposable, toDisposable } from './base/lifecycle';
 export type { IDisposable } from './base/lifecycle';

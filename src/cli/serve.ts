@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  createBuiltinTools,
+  formatConfigError,
+  HarnessMcpServer,
+  loadServeConfig,
+  McpHarness,
+  ServeAuditLog,
+  ServeHttpListener,
+  serveStdio,
+} from '../core';
+import { CliInputResolver } from './CliInputResolver';
+import { UsageError } from './CliOptions';
+
+export const SERVE_USAGE = `mcp-harness serve: MCP Harness as an MCP server
+
+Usage:
+  mcp-harness serve [--http [HOST:]PORT] [--gateway] [--expose NAMES] [--deny NAMES] [options]
+
+  stdio by default (stdout carries only MCP messages; logs go to stderr).
+  --http [HOST:]PORT   Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1), requiring
+                       "Authorization: Bearer <token>": MCP_HARNESS_TOKEN, or a token printed once to stderr
+  --gateway            also offer every configured server's tools (mcp__<server>__<tool>), resources and prompts
+  --expose NAMES       offer these too (comma-separated names or patterns with *, repeatable), e.g. write_file
+  --deny NAMES         never offer these; deny wins over expose and over the defaults
+  --allow-origin URL   a browser origin allowed to connect over HTTP (repeatable)
+  --audit-log FILE     where every call is recorded (default: .harness/audit.jsonl in the workspace)
+  --workspace DIR      workspace root: the files the built-in tools see, and its config files (default: cwd)
+  --config FILE        another config file (repeatable)
+  --inherit-env        give stdio servers the whole environment
+  --trace              print the servers' JSON-RPC traffic to stderr
+
+Offered by default: the read-only built-in tools (read_file, list_directory, glob_search, grep_search);
+with --gateway, also every configured server's tools, resources and prompts. The "serve" section of
+.harness/mcp.json ({"serve": {"expose": [...], "deny": [...]}}) adds to --expose and --deny.`;
+
+const log = (line: string) => process.stderr.write(`mcp-harness: ${line}\n`);
+
+/** `serve`: runs until the stdio client goes away, or until SIGINT/SIGTERM for HTTP. */
+export async function runServe(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      http: { type: 'string' },
+      gateway: { type: 'boolean', default: false },
+      expose: { type: 'string', multiple: true },
+      deny: { type: 'string', multiple: true },
+      'allow-origin': { type: 'string', multiple: true },
+      'audit-log': { type: 'string' },
+      workspace: { type: 'string' },
+      config: { type: 'string', multiple: true },
+      'inherit-env': { type: 'boolean', default: false },
+      trace: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(SERVE_USAGE + '\n');
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const http = values.http !== undefined ? parseListen(values.http) : undefined;
+  const workspace = path.resolve(values.workspace ?? process.cwd());
+  const configFiles = (values.config ?? []).map((f) => path.resolve(f));
+  const serveConfig = await loadServeConfig({ workspaceFolders: [workspace], configFiles });
+  for (const error of serveConfig.errors) log(`config: ${formatConfigError(error, workspace)}`);
+
+  const harness = new McpHarness({
+    workspaceFolder: workspace,
+    configFiles,
+    inheritEnv: values['inherit-env'],
+    // Servers run only when the gateway offers them.
+    autoStart: values.gateway,
+    inputResolver: new CliInputResolver(process.env, false),
+    traceEnabled: () => values.trace,
+  });
+  harness.onDidLog((e) => {
+    if (e.source === 'rpc' ? values.trace : e.level === 'warn' || e.level === 'error' || e.source === 'stderr') log(`[${e.server}] ${e.message}`);
+  });
+  for (const tool of createBuiltinTools({ roots: [workspace] })) harness.registerBuiltin(tool);
+  const audit = new ServeAuditLog(path.resolve(values['audit-log'] ?? path.join(workspace, '.harness', 'audit.jsonl')), (err) =>
+    log(`audit log: ${err instanceof Error ? err.message : String(err)}`),
+  );
+  const mcp = new HarnessMcpServer(harness, {
+    gateway: values.gateway,
+    expose: [...splitNames(values.expose), ...serveConfig.config.expose],
+    deny: [...splitNames(values.deny), ...serveConfig.config.deny],
+    audit,
+    log,
+  });
+  let listener: ServeHttpListener | undefined;
+  const shutdown = async () => {
+    await listener?.close();
+    mcp.dispose();
+    await harness.dispose();
+    await audit.flush();
+  };
+  try {
+    await harness.start();
+    for (const error of harness.configErrors()) log(`config: ${formatConfigError(error, workspace)}`);
+    const offered = mcp.catalog.tools().map((t) => t.name);
+    log(`offering ${offered.length} tool${offered.length === 1 ? '' : 's'}: ${offered.join(', ') || '(none)'}`);
+    const signalled = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    if (!http) {
+      await Promise.race([serveStdio(mcp), signalled]);
+      return 0;
+    }
+    const token = process.env.MCP_HARNESS_TOKEN || randomBytes(24).toString('base64url');
+    listener = new ServeHttpListener(mcp, { ...http, token, allowedOrigins: values['allow-origin'], log });
+    const url = await listener.listen();
+    log(`serving MCP on ${url}`);
+    if (!process.env.MCP_HARNESS_TOKEN) log(`token (shown once; set MCP_HARNESS_TOKEN to choose it): ${token}`);
+    await signalled;
+    return 0;
+  } finally {
+    await shutdown();
+  }
+}
+
+/** `8080`, `127.0.0.1:8080`, `[::1]:8080`, `0.0.0.0:8080`. */
+function parseListen(text: string): { host?: string; port: number } {
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(text);
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--http expects [HOST:]PORT, e.g. 8123 or 127.0.0.1:8123, got "${text}"`);
+  }
+  const host = match[1]?.replace(/^\[(.*)\]$/, '$1');
+  return host ? { host, port } : { port };
+}
+
+function splitNames(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
