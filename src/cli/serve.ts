@@ -114,8 +114,8 @@ export async function runServe(argv: string[]): Promise<number> {
     const token = process.env.MCP_HARNESS_TOKEN || randomBytes(24).toString('base64url');
     listener = new ServeHttpListener(mcp, { ...http, token, allowedOrigins: values['allow-origin'], log });
     const url = await listener.listen();
-    log(`serving MCP on ${url}`);
     if (!process.env.MCP_HARNESS_TOKEN) log(`token (shown once; set MCP_HARNESS_TOKEN to choose it): ${token}`);
+    log(`serving MCP on ${url}`);
     await signalled;
     return 0;
   } finally {
