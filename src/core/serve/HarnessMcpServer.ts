@@ -95,7 +95,8 @@ export class HarnessMcpServer implements IDisposable {
     const inFlight = new Map<string | number, AbortController>();
     const identity = (): ServeClientIdentity => {
       const info = server.getClientVersion();
-      return { ...base, ...(info ? { name: info.name, version: info.version } : {}) };
+      const sessionId = server.transport?.sessionId;
+      return { ...base, ...(sessionId ? { sessionId } : {}), ...(info ? { name: info.name, version: info.version } : {}) };
     };
     const track = (id: string | number, signal: AbortSignal) => {
       const controller = new AbortController();

@@ -119,7 +119,7 @@ export class ServeHttpListener {
       if (entry.transport.sessionId) this._sessions.delete(entry.transport.sessionId);
     };
     // connect() chains the onclose above with its own.
-    entry.session = await this._mcp.connect(entry.transport, { transport: 'http', remoteAddress: req.socket.remoteAddress });
+    entry.session = await this._mcp.connect(entry.transport, { transport: 'http', remoteAddress: req.socket.remoteAddress?.replace(/^::ffff:/, '') });
     return this._forward(entry, req, res, body);
   }
 
