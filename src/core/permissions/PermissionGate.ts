@@ -74,7 +74,11 @@ export class PermissionGate implements IToolCallGate {
     if (answer.choice === 'deny') {
       return { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, ...(answer.reason ? { reason: answer.reason } : {}) };
     }
-    await this._remember(call.tool, answer.choice, pin);
+    try {
+      await this._remember(call.tool, answer.choice, pin);
+    } catch {
+      // The user allowed this call; failing to remember it only means asking again next time.
+    }
     return { outcome: 'allow', decider: { by: 'user', choice: answer.choice } };
   }
 
