@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { redactSecrets } from '../permissions/redactSecrets';
 
 /** Who is on the other end of a serve session. */
 export interface ServeClientIdentity {
@@ -36,11 +37,11 @@ export interface IServeAuditSink {
   denied(entry: ServeAuditStart & { readonly reason: string }): void;
 }
 
-const SECRET_KEY = /token|secret|passw(or)?d|api[-_]?key|authorization|credential|cookie/i;
-
 /**
  * An {@link IServeAuditSink} that appends JSON lines to a file, in order, never throwing into a
- * call. Values of secret-looking argument keys are written as `[redacted]`.
+ * call. The lines have the fields of the chat's audit log (`AuditLine`: id, event, time, server,
+ * tool, arguments with secrets redacted, durationMs, outcome, ...) plus the client's identity and
+ * the MCP method.
  */
 export class ServeAuditLog implements IServeAuditSink {
   private readonly _open = new Map<string, { start: ServeAuditStart; at: number }>();
@@ -54,7 +55,7 @@ export class ServeAuditLog implements IServeAuditSink {
   start(entry: ServeAuditStart): string {
     const id = randomUUID();
     this._open.set(id, { start: entry, at: Date.now() });
-    this._append({ id, event: 'start', time: new Date().toISOString(), ...entry, arguments: redact(entry.arguments) });
+    this._append({ id, event: 'start', time: new Date().toISOString(), ...entry, arguments: redactSecrets(entry.arguments) });
     return id;
   }
 
@@ -67,7 +68,7 @@ export class ServeAuditLog implements IServeAuditSink {
   }
 
   denied(entry: ServeAuditStart & { readonly reason: string }): void {
-    this._append({ id: randomUUID(), event: 'denied', time: new Date().toISOString(), ...entry, arguments: redact(entry.arguments) });
+    this._append({ id: randomUUID(), event: 'denied', time: new Date().toISOString(), ...entry, arguments: redactSecrets(entry.arguments) });
   }
 
   /** Resolves when every line so far is written (or failed). */
@@ -86,12 +87,4 @@ export class ServeAuditLog implements IServeAuditSink {
       }
     });
   }
-}
-
-function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) && (v === null || typeof v !== 'object') ? '[redacted]' : redact(v)]),
-  );
 }
