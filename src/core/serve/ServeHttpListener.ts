@@ -139,8 +139,9 @@ export class ServeHttpListener {
     const bound = this._o.host ?? '127.0.0.1';
     if (bound === '0.0.0.0' || bound === '::') return true;
     if (this._o.allowedHosts?.includes(host)) return true;
+    // By name, as the SDK's own localhost check does: what DNS rebinding changes is the name.
     const name = hostName(host);
-    return name !== undefined && (LOOPBACK.has(name) || name === bound) && hostPort(host) === this._port;
+    return name !== undefined && (LOOPBACK.has(name) || name === bound.toLowerCase());
   }
 
   private _originAllowed(origin: string): boolean {
@@ -204,11 +205,6 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 function hostName(host: string): string | undefined {
   const match = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(host);
   return match?.[1].toLowerCase();
-}
-
-function hostPort(host: string): number | undefined {
-  const match = /:(\d+)$/.exec(host);
-  return match ? Number(match[1]) : 80;
 }
 
 function digest(text: string): Buffer {
