@@ -8,3 +8,5 @@ export { ServeAuditLog } from './ServeAudit';
 export type { IServeAuditSink, ServeAuditStart, ServeAuditMethod, ServeAuditOutcome, ServeClientIdentity } from './ServeAudit';
 export { ServeExposure, compilePattern } from './ServeExposure';
 export { ServeCatalog, gatewayUri, parseGatewayUri, GATEWAY_RESOURCE_SCHEME } from './ServeCatalog';
+export { serveLaunch, mcpServersEntry } from './serveLaunch';
+export type { ServeLaunch } from './serveLaunch';

@@ -5,6 +5,7 @@ import { parseServeConfigText } from '../../../src/core/config/parseServeConfig'
 import { ServeAuditLog } from '../../../src/core/serve/ServeAudit';
 import { gatewayUri, parseGatewayUri } from '../../../src/core/serve/ServeCatalog';
 import { ServeExposure } from '../../../src/core/serve/ServeExposure';
+import { mcpServersEntry, serveLaunch } from '../../../src/core/serve/serveLaunch';
 import { tempDir } from '../../support/servers';
 
 describe('ServeExposure', () => {
@@ -80,5 +81,16 @@ describe('ServeAuditLog', () => {
     } finally {
       tmp.cleanup();
     }
+  });
+});
+
+describe('mcpServersEntry', () => {
+  it('is a ready mcpServers entry running the bundled CLI with the gateway for the folder', () => {
+    const launch = serveLaunch('/ext', '/work/project', '/usr/bin/node');
+    expect(JSON.parse(mcpServersEntry(launch))).toEqual({
+      mcpServers: {
+        'mcp-harness': { command: '/usr/bin/node', args: ['/ext/dist/cli.js', 'serve', '--gateway', '--workspace', '/work/project'], cwd: '/work/project' },
+      },
+    });
   });
 });
