@@ -75,6 +75,8 @@ export async function runServe(argv: string[]): Promise<number> {
     // Servers run only when the gateway offers them.
     autoStart: values.gateway,
     inputResolver: new CliInputResolver(process.env, false),
+    // A config that lists this gateway itself (e.g. .vscode/mcp.json for VS Code) must not make it start itself, forever.
+    checkStart: async (def) => (isThisGateway(def.command, def.args) ? 'this entry runs mcp-harness serve itself; the gateway does not serve itself' : undefined),
     traceEnabled: () => values.trace,
   });
   harness.onDidLog((e) => {
@@ -136,4 +138,12 @@ function parseListen(text: string): { host?: string; port: number } {
 
 function splitNames(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** Whether a server entry launches `mcp-harness serve` (this CLI, or the installed command). */
+function isThisGateway(command: string | undefined, args: readonly string[]): boolean {
+  if (!args.includes('serve')) return false;
+  const self = process.argv[1] ? path.resolve(process.argv[1]) : undefined;
+  const names = [command ?? '', ...args];
+  return names.some((a) => path.basename(a) === 'mcp-harness' || (self !== undefined && a.endsWith('cli.js') && path.resolve(a) === self));
 }

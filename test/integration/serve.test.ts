@@ -113,6 +113,22 @@ describe('serve over stdio', () => {
   });
 });
 
+describe('serve --gateway listed in its own config', () => {
+  it('does not start itself, and says why', async () => {
+    const loop = path.join(tmp.dir, 'loop');
+    writeJson(loop, '.vscode/mcp.json', { servers: { self: { command: process.execPath, args: [cli, 'serve', '--gateway', '--workspace', loop], env: tag.env } } });
+    const harness = await harnessFor({ command: process.execPath, args: [cli, 'serve', '--gateway', '--workspace', loop, '--audit-log', audit], env: tag.env });
+    try {
+      expect(harness.tools().map((t) => t.originalName)).toEqual(READ_ONLY);
+      expect(harness.servers()[0].stderrTail.join('\n')).not.toContain('[self]');
+      // One serve process (ours), not a chain of them.
+      expect(tag.alive()).toHaveLength(1);
+    } finally {
+      await harness.dispose();
+    }
+  });
+});
+
 describe('serve --http', () => {
   let serve: Awaited<ReturnType<typeof startHttpServe>>;
   let port: number;
