@@ -82,7 +82,9 @@ export async function runServe(argv: string[]): Promise<number> {
   harness.onDidLog((e) => {
     if (e.source === 'rpc' ? values.trace : e.level === 'warn' || e.level === 'error' || e.source === 'stderr') log(`[${e.server}] ${e.message}`);
   });
-  for (const tool of createBuiltinTools({ roots: [workspace] })) harness.registerBuiltin(tool);
+  // Commands the clients run do not get the token that guards this server.
+  const commandEnv = { ...process.env, MCP_HARNESS_TOKEN: undefined };
+  for (const tool of createBuiltinTools({ roots: [workspace], runCommand: { env: commandEnv } })) harness.registerBuiltin(tool);
   const audit = new ServeAuditLog(path.resolve(values['audit-log'] ?? path.join(workspace, '.harness', 'audit.jsonl')), (err) =>
     log(`audit log: ${err instanceof Error ? err.message : String(err)}`),
   );

@@ -155,6 +155,8 @@ describe('serve --http', () => {
     try {
       expect(harness.tools().map((t) => t.originalName)).toEqual(ALL);
       await callEveryTool(harness, 'mcp__h__', 'http.txt');
+      const env = await harness.callTool('mcp__h__run_command', { command: 'echo "token=[$MCP_HARNESS_TOKEN]"' });
+      expect(env.text).toBe('exit code 0\ntoken=[]');
     } finally {
       await harness.dispose();
     }

@@ -23,6 +23,8 @@ const MAX_RESULTS = 5000;
 /** Files larger than this are not searched (generated bundles, logs, data). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 const MAX_LINE_CHARS = 400;
+/** Only this much of a longer line (minified code) is searched, so no single line can stall a search. */
+const MAX_SEARCHED_CHARS = 20_000;
 
 /** `grep_search`: lines matching a regular expression, as `path:line: text`. */
 export function createGrepSearchTool(roots: WorkspaceRoots): BuiltinTool {
@@ -31,7 +33,7 @@ export function createGrepSearchTool(roots: WorkspaceRoots): BuiltinTool {
     title: 'Search File Contents',
     description:
       'Search text files in the workspace for a regular expression (JavaScript syntax). Returns "path:line: text" per ' +
-      'matching line, up to a cap. "include" limits the files by glob (a pattern without "/" matches file names at any depth). ' +
+      'matching line, up to a cap (lines longer than 20,000 characters are searched in their start). "include" limits the files by glob (a pattern without "/" matches file names at any depth). ' +
       'Binary files, .git and node_modules are skipped.',
     inputSchema: {
       type: 'object',
@@ -54,7 +56,7 @@ export function createGrepSearchTool(roots: WorkspaceRoots): BuiltinTool {
       const caseSensitive = optionalBoolean(args, 'case_sensitive') ?? true;
       let regex: RegExp;
       try {
-        regex = new RegExp(source, caseSensitive ? 'u' : 'iu');
+        regex = new RegExp(source, caseSensitive ? '' : 'i');
       } catch (err) {
         throw new BuiltinArgumentError(`argument "pattern" is not a valid regular expression: ${(err as Error).message}`);
       }
@@ -110,7 +112,7 @@ async function searchFile(file: string, shown: string, regex: RegExp, room: numb
   try {
     for await (const line of reader) {
       n++;
-      if (!regex.test(line)) continue;
+      if (!regex.test(line.length > MAX_SEARCHED_CHARS ? line.slice(0, MAX_SEARCHED_CHARS) : line)) continue;
       if (lines.length >= room) return { lines, capped: true };
       const text = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
       lines.push(`${shown}:${n}: ${text}`);

@@ -7,7 +7,8 @@ import { BuiltinArgumentError, defineBuiltin, describeBinary, looksBinary, optio
 import type { WorkspaceRoots } from './WorkspaceRoots';
 
 /** Default and largest number of bytes `read_file` returns in one call. */
-export const DEFAULT_READ_MAX_BYTES = 256 * 1024;
+/** Under the harness's default 100,000-character output cap, so the note below is what the model sees. */
+export const DEFAULT_READ_MAX_BYTES = 96 * 1024;
 export const MAX_READ_MAX_BYTES = 4 * 1024 * 1024;
 
 /** `read_file`: a text file, whole or a range of lines, never more than a byte cap. */
