@@ -124,6 +124,16 @@ describe.each(['stdio', 'http'] as const)('gateway over %s', (transport) => {
 });
 
 describe('a client that disconnects mid-call', () => {
+  it('cancels its call (stdio: the client closes stdin)', async () => {
+    const own = path.join(tmp.dir, 'stdio-leaver.jsonl');
+    const harness = await harnessFor({ command: process.execPath, args: [cli, 'serve', '--gateway', '--workspace', ws, '--audit-log', own], env: tag.env });
+    const call = harness.callTool('mcp__h__mcp__fix__hang', {});
+    await waitFor(() => auditLines(own).some((l) => l.event === 'start' && l.tool === 'mcp__fix__hang'), 'the call to start');
+    await harness.dispose();
+    expect((await call).isError).toBe(true);
+    await waitFor(() => auditLines(own).some((l) => l.event === 'end' && l.tool === 'mcp__fix__hang' && l.outcome === 'cancelled'), 'the call to end cancelled');
+  });
+
   it('cancels its call on the upstream server (HTTP)', async () => {
     const serve = await startHttpServe(['--http', String(await freePort()), '--gateway', '--workspace', ws, '--audit-log', audit], { ...tag.env, MCP_HARNESS_TOKEN: TOKEN });
     try {
