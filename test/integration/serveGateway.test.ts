@@ -100,13 +100,18 @@ describe.each(['stdio', 'http'] as const)('gateway over %s', (transport) => {
     await whenHarness(harness, () => !names().includes(`mcp__h__mcp__fix__${tool}`), `${tool} to leave the client`);
   });
 
-  it('offers resources and prompts, namespaced, and relays reads', async () => {
+  it('offers resources, resource templates and prompts, namespaced, and relays reads', async () => {
     const snapshot = harness.snapshots()[0];
     const resource = snapshot.resources.find((r) => r.name.startsWith('mcp__everything__'));
     expect(resource?.uri).toMatch(/^mcp-harness:\/\/everything\//);
     const connection = harness.manager.get('h')!;
     const read = await connection.request({ method: 'resources/read', params: { uri: resource!.uri } }, ReadResourceResultSchema, opts);
     expect(read.contents[0].uri).toBe(resource!.uri);
+    const template = snapshot.resourceTemplates.find((t) => t.uriTemplate.includes('dynamic%2Ftext%2F{resourceId}'));
+    expect(template?.uriTemplate).toMatch(/^mcp-harness:\/\/everything\//);
+    const expanded = template!.uriTemplate.replace('{resourceId}', '7');
+    const fromTemplate = await connection.request({ method: 'resources/read', params: { uri: expanded } }, ReadResourceResultSchema, opts);
+    expect(fromTemplate.contents[0]).toMatchObject({ uri: expanded, text: expect.stringContaining('7') });
     const prompt = snapshot.prompts.find((p) => p.name.startsWith('mcp__everything__') && !p.arguments?.some((a) => a.required));
     expect(prompt).toBeDefined();
     const got = await connection.request({ method: 'prompts/get', params: { name: prompt!.name } }, GetPromptResultSchema, opts);

@@ -127,7 +127,7 @@ export class HarnessMcpServer implements IDisposable {
     });
     if (gateway) {
       server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: this.catalog.resources().map((r) => r.exposed) }));
-      server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+      server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...this.catalog.resourceTemplates()] }));
       server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
         const call = track(extra.requestId, extra.signal);
         try {

@@ -1,4 +1,4 @@
-import type { Prompt, Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import type { McpHarness } from '../McpHarness';
@@ -37,6 +37,7 @@ export class ServeCatalog extends Disposable {
   private _tools: readonly ExposedTool[] = [];
   private _resources = new Map<string, GatewayResource>();
   private _prompts = new Map<string, GatewayPrompt>();
+  private _templates: ResourceTemplate[] = [];
   private _fingerprints: Record<CatalogListKind, string> = { tools: '', resources: '', prompts: '' };
 
   constructor(
@@ -54,6 +55,11 @@ export class ServeCatalog extends Disposable {
 
   resources(): GatewayResource[] {
     return [...this._resources.values()];
+  }
+
+  /** Servers' resource templates; a URI made from one reads through {@link resolveResource}. */
+  resourceTemplates(): readonly ResourceTemplate[] {
+    return this._templates;
   }
 
   prompts(): GatewayPrompt[] {
@@ -89,6 +95,7 @@ export class ServeCatalog extends Disposable {
     this._tools = this._harness.registry.getTools().filter((t) => this._allowsTool(t));
     const resources = new Map<string, GatewayResource>();
     const prompts = new Map<string, GatewayPrompt>();
+    const templates: ResourceTemplate[] = [];
     if (this._exposure.options.gateway) {
       for (const snapshot of this._harness.snapshots()) {
         if (snapshot.state.kind !== 'running' && snapshot.state.kind !== 'reconnecting') continue;
@@ -97,6 +104,10 @@ export class ServeCatalog extends Disposable {
           if (!this._exposure.allowsGateway(name)) continue;
           const uri = gatewayUri(snapshot.name, r.uri);
           resources.set(uri, { exposed: { ...r, uri, name, title: r.title ?? r.name }, server: snapshot.name, uri: r.uri });
+        }
+        for (const t of snapshot.resourceTemplates) {
+          const name = resourceName(snapshot.name, t.name);
+          if (this._exposure.allowsGateway(name)) templates.push({ ...t, name, title: t.title ?? t.name, uriTemplate: gatewayUriTemplate(snapshot.name, t.uriTemplate) });
         }
         for (const p of snapshot.prompts) {
           let name = mcpToolCandidateName({ server: snapshot.name, tool: p.name });
@@ -108,9 +119,10 @@ export class ServeCatalog extends Disposable {
     }
     this._resources = resources;
     this._prompts = prompts;
+    this._templates = templates;
     const next: Record<CatalogListKind, string> = {
       tools: JSON.stringify(this._tools.map(({ source: _source, ...t }) => t)),
-      resources: JSON.stringify([...resources.values()].map((r) => r.exposed)),
+      resources: JSON.stringify([[...resources.values()].map((r) => r.exposed), templates]),
       prompts: JSON.stringify([...prompts.values()].map((p) => p.exposed)),
     };
     const previous = this._fingerprints;
@@ -129,6 +141,19 @@ function resourceName(server: string, name: string): string {
 
 export function gatewayUri(server: string, uri: string): string {
   return `${GATEWAY_RESOURCE_SCHEME}//${encodeURIComponent(server)}/${encodeURIComponent(uri)}`;
+}
+
+/**
+ * A server's URI template under the gateway scheme: the literal parts encoded as in
+ * {@link gatewayUri}, the `{...}` expressions kept, so an expanded URI decodes to what the server's
+ * own template would have produced (simple `{var}` expansion percent-encodes reserved characters).
+ */
+export function gatewayUriTemplate(server: string, template: string): string {
+  const inner = template
+    .split(/(\{[^}]*\})/)
+    .map((part) => (part.startsWith('{') && part.endsWith('}') ? part : encodeURIComponent(part)))
+    .join('');
+  return `${GATEWAY_RESOURCE_SCHEME}//${encodeURIComponent(server)}/${inner}`;
 }
 
 /** Undoes {@link gatewayUri}; both parts are encoded, so the first `/` after the server is the split. */

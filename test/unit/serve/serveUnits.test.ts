@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseServeConfigText } from '../../../src/core/config/parseServeConfig';
 import { ServeAuditLog } from '../../../src/core/serve/ServeAudit';
-import { gatewayUri, parseGatewayUri } from '../../../src/core/serve/ServeCatalog';
+import { gatewayUri, gatewayUriTemplate, parseGatewayUri } from '../../../src/core/serve/ServeCatalog';
 import { ServeExposure } from '../../../src/core/serve/ServeExposure';
 import { mcpServersEntry, serveLaunch } from '../../../src/core/serve/serveLaunch';
 import { tempDir } from '../../support/servers';
@@ -59,6 +59,9 @@ describe('gateway resource URIs', () => {
       expect(parseGatewayUri(exposed)).toEqual({ server, uri });
     }
     expect(parseGatewayUri('file:///etc/passwd')).toBeUndefined();
+    const template = gatewayUriTemplate('everything', 'demo://resource/dynamic/text/{resourceId}');
+    expect(template).toBe('mcp-harness://everything/demo%3A%2F%2Fresource%2Fdynamic%2Ftext%2F{resourceId}');
+    expect(parseGatewayUri(template.replace('{resourceId}', encodeURIComponent('a/b')))).toEqual({ server: 'everything', uri: 'demo://resource/dynamic/text/a/b' });
     expect(parseGatewayUri('mcp-harness://%E0%A4%A/x')).toBeUndefined();
   });
 });
