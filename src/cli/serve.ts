@@ -38,8 +38,68 @@ with --gateway, also every configured server's tools, resources and prompts. The
 
 const log = (line: string) => process.stderr.write(`mcp-harness: ${line}\n`);
 
-/** `serve`: runs until the stdio client goes away, or until SIGINT/SIGTERM for HTTP. */
+interface ServeArgs {
+  readonly http?: { host?: string; port: number };
+  readonly gateway: boolean;
+  readonly expose: string[];
+  readonly deny: string[];
+  readonly allowOrigins?: string[];
+  readonly auditLog: string;
+  readonly workspace: string;
+  readonly configFiles: string[];
+  readonly inheritEnv: boolean;
+  readonly trace: boolean;
+}
+
+/** `serve`: runs until the stdio client goes away, or until SIGINT/SIGTERM. */
 export async function runServe(argv: string[]): Promise<number> {
+  const args = parseServeArgs(argv);
+  if (!args) {
+    process.stdout.write(SERVE_USAGE + '\n');
+    return 0;
+  }
+  const serveConfig = await loadServeConfig({ workspaceFolders: [args.workspace], configFiles: args.configFiles });
+  for (const error of serveConfig.errors) log(`config: ${formatConfigError(error, args.workspace)}`);
+  const harness = createServeHarness(args);
+  const audit = new ServeAuditLog(args.auditLog, (err) => log(`audit log: ${err instanceof Error ? err.message : String(err)}`));
+  const mcp = new HarnessMcpServer(harness, {
+    gateway: args.gateway,
+    expose: [...args.expose, ...serveConfig.config.expose],
+    deny: [...args.deny, ...serveConfig.config.deny],
+    audit,
+    log,
+  });
+  let listener: ServeHttpListener | undefined;
+  const signalled = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  try {
+    await harness.start();
+    for (const error of harness.configErrors()) log(`config: ${formatConfigError(error, args.workspace)}`);
+    const offered = mcp.catalog.tools().map((t) => t.name);
+    log(`offering ${offered.length} tool${offered.length === 1 ? '' : 's'}: ${offered.join(', ') || '(none)'}`);
+    if (!args.http) {
+      await Promise.race([serveStdio(mcp), signalled]);
+      return 0;
+    }
+    const token = process.env.MCP_HARNESS_TOKEN || randomBytes(24).toString('base64url');
+    listener = new ServeHttpListener(mcp, { ...args.http, token, allowedOrigins: args.allowOrigins, log });
+    const url = await listener.listen();
+    if (!process.env.MCP_HARNESS_TOKEN) log(`token (shown once; set MCP_HARNESS_TOKEN to choose it): ${token}`);
+    log(`serving MCP on ${url}`);
+    await signalled;
+    return 0;
+  } finally {
+    await listener?.close();
+    mcp.dispose();
+    await harness.dispose();
+    await audit.flush();
+  }
+}
+
+/** The flags, or undefined for --help. */
+function parseServeArgs(argv: string[]): ServeArgs | undefined {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -57,74 +117,43 @@ export async function runServe(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  if (values.help) {
-    process.stdout.write(SERVE_USAGE + '\n');
-    return 0;
-  }
+  if (values.help) return undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const http = values.http !== undefined ? parseListen(values.http) : undefined;
   const workspace = path.resolve(values.workspace ?? process.cwd());
-  const configFiles = (values.config ?? []).map((f) => path.resolve(f));
-  const serveConfig = await loadServeConfig({ workspaceFolders: [workspace], configFiles });
-  for (const error of serveConfig.errors) log(`config: ${formatConfigError(error, workspace)}`);
-
-  const harness = new McpHarness({
-    workspaceFolder: workspace,
-    configFiles,
+  return {
+    http: values.http !== undefined ? parseListen(values.http) : undefined,
+    gateway: values.gateway,
+    expose: splitNames(values.expose),
+    deny: splitNames(values.deny),
+    allowOrigins: values['allow-origin'],
+    auditLog: path.resolve(values['audit-log'] ?? path.join(workspace, '.harness', 'audit.jsonl')),
+    workspace,
+    configFiles: (values.config ?? []).map((f) => path.resolve(f)),
     inheritEnv: values['inherit-env'],
+    trace: values.trace,
+  };
+}
+
+/** A harness over the workspace's configuration, with the built-in tools registered. */
+function createServeHarness(args: ServeArgs): McpHarness {
+  const harness = new McpHarness({
+    workspaceFolder: args.workspace,
+    configFiles: args.configFiles,
+    inheritEnv: args.inheritEnv,
     // Servers run only when the gateway offers them.
-    autoStart: values.gateway,
+    autoStart: args.gateway,
     inputResolver: new CliInputResolver(process.env, false),
     // A config that lists this gateway itself (e.g. .vscode/mcp.json for VS Code) must not make it start itself, forever.
     checkStart: async (def) => (isThisGateway(def.command, def.args) ? 'this entry runs mcp-harness serve itself; the gateway does not serve itself' : undefined),
-    traceEnabled: () => values.trace,
+    traceEnabled: () => args.trace,
   });
   harness.onDidLog((e) => {
-    if (e.source === 'rpc' ? values.trace : e.level === 'warn' || e.level === 'error' || e.source === 'stderr') log(`[${e.server}] ${e.message}`);
+    if (e.source === 'rpc' ? args.trace : e.level === 'warn' || e.level === 'error' || e.source === 'stderr') log(`[${e.server}] ${e.message}`);
   });
   // Commands the clients run do not get the token that guards this server.
   const commandEnv = { ...process.env, MCP_HARNESS_TOKEN: undefined };
-  for (const tool of createBuiltinTools({ roots: [workspace], runCommand: { env: commandEnv } })) harness.registerBuiltin(tool);
-  const audit = new ServeAuditLog(path.resolve(values['audit-log'] ?? path.join(workspace, '.harness', 'audit.jsonl')), (err) =>
-    log(`audit log: ${err instanceof Error ? err.message : String(err)}`),
-  );
-  const mcp = new HarnessMcpServer(harness, {
-    gateway: values.gateway,
-    expose: [...splitNames(values.expose), ...serveConfig.config.expose],
-    deny: [...splitNames(values.deny), ...serveConfig.config.deny],
-    audit,
-    log,
-  });
-  let listener: ServeHttpListener | undefined;
-  const shutdown = async () => {
-    await listener?.close();
-    mcp.dispose();
-    await harness.dispose();
-    await audit.flush();
-  };
-  try {
-    await harness.start();
-    for (const error of harness.configErrors()) log(`config: ${formatConfigError(error, workspace)}`);
-    const offered = mcp.catalog.tools().map((t) => t.name);
-    log(`offering ${offered.length} tool${offered.length === 1 ? '' : 's'}: ${offered.join(', ') || '(none)'}`);
-    const signalled = new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
-    if (!http) {
-      await Promise.race([serveStdio(mcp), signalled]);
-      return 0;
-    }
-    const token = process.env.MCP_HARNESS_TOKEN || randomBytes(24).toString('base64url');
-    listener = new ServeHttpListener(mcp, { ...http, token, allowedOrigins: values['allow-origin'], log });
-    const url = await listener.listen();
-    if (!process.env.MCP_HARNESS_TOKEN) log(`token (shown once; set MCP_HARNESS_TOKEN to choose it): ${token}`);
-    log(`serving MCP on ${url}`);
-    await signalled;
-    return 0;
-  } finally {
-    await shutdown();
-  }
+  for (const tool of createBuiltinTools({ roots: [args.workspace], runCommand: { env: commandEnv } })) harness.registerBuiltin(tool);
+  return harness;
 }
 
 /** `8080`, `127.0.0.1:8080`, `[::1]:8080`, `0.0.0.0:8080`. */

@@ -19,6 +19,9 @@ import {
 import { DisposableStore, type IDisposable } from '../base/lifecycle';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpHarness } from '../McpHarness';
 import { McpCallError } from '../mcp/McpCallError';
+import type { McpConnection } from '../mcp/McpConnection';
+import type { McpCallOptions } from '../mcp/McpSession';
+import type { ExposedTool } from '../tools/types';
 import { HARNESS_VERSION } from '../version';
 import type { IServeAuditSink, ServeAuditMethod, ServeClientIdentity } from './ServeAudit';
 import { gatewayUri, ServeCatalog } from './ServeCatalog';
@@ -211,7 +214,7 @@ export class HarnessMcpServer implements IDisposable {
     server: string | undefined,
     args: unknown,
     signal: AbortSignal,
-    run: (connection: NonNullable<ReturnType<McpHarness['manager']['get']>>) => Promise<T>,
+    run: (connection: McpConnection) => Promise<T>,
   ): Promise<T> {
     const connection = server !== undefined ? this._harness.manager.get(server) : undefined;
     if (!connection) {
@@ -231,7 +234,7 @@ export class HarnessMcpServer implements IDisposable {
     }
   }
 
-  private _callOptions(connection: { definition: { toolTimeoutMs?: number } }, signal: AbortSignal) {
+  private _callOptions(connection: McpConnection, signal: AbortSignal): McpCallOptions {
     const timeoutMs = connection.definition.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
     return { signal, timeoutMs, maxTotalTimeoutMs: Math.max(timeoutMs, DEFAULT_MAX_TOTAL_TIMEOUT_MS) };
   }
@@ -245,7 +248,7 @@ export class HarnessMcpServer implements IDisposable {
   }
 }
 
-function toMcpTool(tool: import('../tools/types').ExposedTool): Tool {
+function toMcpTool(tool: ExposedTool): Tool {
   return {
     name: tool.name,
     ...(tool.title !== undefined ? { title: tool.title } : {}),
