@@ -87,6 +87,8 @@ export async function runServe(argv: string[]): Promise<number> {
     listener = new ServeHttpListener(mcp, { ...args.http, token, allowedOrigins: args.allowOrigins, log });
     const url = await listener.listen();
     if (!process.env.MCP_HARNESS_TOKEN) log(`token (shown once; set MCP_HARNESS_TOKEN to choose it): ${token}`);
+    const host = args.http.host ?? '127.0.0.1';
+    if (!['127.0.0.1', 'localhost', '::1'].includes(host)) log(`warning: listening on ${host}, reachable from other machines; only the token keeps them out`);
     log(`serving MCP on ${url}`);
     await signalled;
     return 0;
