@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { alwaysAsks } from '../../../src/core/permissions';
 import { createBuiltinTools } from '../../../src/core/tools/builtin';
 import type { BuiltinTool, ToolCallResult } from '../../../src/core/tools/types';
 import { processTag, waitForNoProcesses } from '../../support/leaks';
@@ -41,6 +42,13 @@ describe('annotations', () => {
       expect(tools.get(name)!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     }
     expect(tools.get('run_command')!.annotations?.openWorldHint).toBe(true);
+  });
+
+  it('makes the chat permission gate always ask for the tools that change things', () => {
+    const asks = [...tools.values()]
+      .filter((t) => alwaysAsks({ name: t.name, originalName: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations }))
+      .map((t) => t.name);
+    expect(asks).toEqual(['write_file', 'edit_file', 'run_command']);
   });
 });
 
