@@ -5,6 +5,7 @@ import { UsageError, type CliOptions } from './CliOptions';
 import { CliInputResolver } from './CliInputResolver';
 import { runCall, runList, runTools } from './commands';
 import { runDoctor } from './doctor';
+import { runServe } from './serve';
 
 const USAGE = `mcp-harness ${HARNESS_VERSION}: connect to MCP servers and call their tools
 
@@ -13,6 +14,7 @@ Usage:
   mcp-harness tools  [options]             every tool, by the name to call it with
   mcp-harness call   TOOL ['{"json":"args"}'] [--timeout MS] [options]
   mcp-harness doctor [options]             find what keeps servers from starting, and the fix
+  mcp-harness serve  [--http [HOST:]PORT] [--gateway] ...   be an MCP server (see serve --help)
 
 Options:
   --workspace DIR    folder with .vscode/mcp.json, .mcp.json or .harness/mcp.json (default: current folder)
@@ -28,6 +30,7 @@ Exit codes: 0 success; 1 the tool returned an error or the call failed (call), o
 (doctor); 2 bad usage, an unknown tool or invalid arguments; 3 the tool's server is not running (call). \${input:id} values come from MCP_HARNESS_INPUT_<ID> or a prompt.`;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'serve') return runServe(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -45,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.help) return print(USAGE);
   if (values.version) return print(HARNESS_VERSION);
   const [command, ...rest] = positionals;
-  if (!command) throw new UsageError('missing command (list, tools, call or doctor)');
+  if (!command) throw new UsageError('missing command (list, tools, call, doctor or serve)');
   const options: CliOptions = {
     workspace: path.resolve(values.workspace ?? process.cwd()),
     configFiles: (values.config ?? []).map((f) => path.resolve(f)),
@@ -67,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
       return withHarness(options, (h) => runDoctor(h, config, options), rest);
     }
     default:
-      throw new UsageError(`unknown command "${command}" (expected list, tools, call or doctor)`);
+      throw new UsageError(`unknown command "${command}" (expected list, tools, call, doctor or serve)`);
   }
 }
 

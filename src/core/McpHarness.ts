@@ -11,6 +11,7 @@ import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from 
 import { DEFAULT_MAX_OUTPUT_CHARS, errorResult, formatToolResult } from './tools/formatToolResult';
 import { MCP_TOOL_NAME_PREFIX, sanitizeToolNamePart } from './tools/McpToolNaming';
 import { ToolRegistry } from './tools/ToolRegistry';
+import { ToolSearchCache } from './agent/ToolSearch';
 import type { BuiltinTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
 
@@ -49,6 +50,7 @@ export class McpHarness {
   private _disposed: Promise<void> | undefined;
   /** Exposed tool names each server offered the last time it ran, to explain calls while it is down. */
   private readonly _lastToolNames = new Map<string, ReadonlySet<string>>();
+  private _toolSearch: ToolSearchCache | undefined;
 
   constructor(options: HarnessOptions = {}) {
     this._options = options;
@@ -93,12 +95,22 @@ export class McpHarness {
   tools(): HarnessTool[] {
     return this.registry.getTools().map((t) => ({
       name: t.name,
+      ...(t.title !== undefined ? { title: t.title } : {}),
       description: t.description,
       inputSchema: t.inputSchema,
       annotations: t.annotations,
       server: t.source.kind === 'mcp' ? t.source.server : undefined,
       originalName: t.source.kind === 'mcp' ? t.source.tool : t.name,
     }));
+  }
+
+  /**
+   * The tools best matching `query` (names, titles, descriptions, parameter names), best
+   * first; at most `limit` (default 8). The index is rebuilt only when the tools change.
+   */
+  searchTools(query: string, options: { limit?: number } = {}): HarnessTool[] {
+    this._toolSearch ??= new ToolSearchCache();
+    return this._toolSearch.search(this.tools(), query, options);
   }
 
   configErrors(): readonly McpConfigError[] {

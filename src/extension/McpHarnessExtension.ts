@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import { McpHarness, type HarnessApplyResult, type HarnessTool } from '../core';
+import { HARNESS_VERSION, McpHarness, type HarnessApplyResult, type HarnessTool } from '../core';
 import { registerCommands } from './commands';
 import { readUserServers, SETTINGS_SECTION } from './ConfigFiles';
 import { ConfigWatcher } from './ConfigWatcher';
 import { ServerApprovals } from './ServerApprovals';
+import { copyServerConfigurationCommand, GatewayDefinitionProvider } from './ServeIntegration';
 import { ServerLogs } from './ServerLogs';
 import { ServerTreeProvider, type ServerTreeNode } from './ServerTreeProvider';
 import { StatusBarController } from './StatusBarController';
@@ -60,6 +61,8 @@ export class McpHarnessExtension implements vscode.Disposable {
     );
     this._status = this._add(new StatusBarController(this.harness, this._enablement));
     this._disposables.push(...registerCommands({ harness: this.harness, approvals, logs, inputs, enablement: this._enablement, reload: (o) => this.reload(o) }));
+    this._disposables.push(vscode.commands.registerCommand('mcpHarness.copyServerConfiguration', () => copyServerConfigurationCommand(context.extensionPath)));
+    this._add(new GatewayDefinitionProvider(context.extensionPath, SETTINGS_SECTION, HARNESS_VERSION));
     this._add(new ConfigWatcher(() => void this.reload({ restartFailed: false }).catch((err) => this._log.error(`applying the configuration failed: ${err}`))));
     this._add(vscode.workspace.onDidGrantWorkspaceTrust(() => void this._startAll(this._blocked())));
   }

@@ -14,3 +14,5 @@ export { definitionFingerprint } from './definitionFingerprint';
 export { setServerInConfigText, removeServerFromConfigText, serversKeyFor, isEditableConfigText } from './editConfigText';
 export { describeLaunch, redactArgs, redactEnv, redactHeaders, redactUrl, looksSecret } from './describeDefinition';
 export { splitCommandLine } from './splitCommandLine';
+export { parseServeConfigText, loadServeConfig } from './parseServeConfig';
+export type { McpServeConfig, McpServeConfigLoadResult } from './parseServeConfig';

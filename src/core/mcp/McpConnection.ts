@@ -1,3 +1,4 @@
+import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { Disposable, DisposableStore } from '../base/lifecycle';
 import { Emitter, type Event } from '../base/event';
@@ -175,6 +176,16 @@ export class McpConnection extends Disposable {
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     const session = await this._sessionForCall(options);
     return session.callTool(name, args, options);
+  }
+
+  /** Sends another request (`resources/read`, `prompts/get`, ...) to the server, waiting for it like {@link callTool}. */
+  async request<T extends AnySchema>(
+    request: { method: string; params?: Record<string, unknown> },
+    schema: T,
+    options: McpCallOptions,
+  ): Promise<SchemaOutput<T>> {
+    const session = await this._sessionForCall(options);
+    return session.request(request, schema, options);
   }
 
   override dispose(): void {

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
@@ -143,6 +144,27 @@ export class McpSession {
       });
       this._checkOutput(name, result as CallToolResult);
       return result as CallToolResult;
+    } catch (err) {
+      throw this._classifyCallError(err, options);
+    }
+  }
+
+  /**
+   * Sends any other request (`resources/read`, `prompts/get`, ...) and validates the answer with
+   * `schema`; used by hosts that pass requests on, such as a gateway. Rejects with {@link McpCallError}.
+   */
+  async request<T extends AnySchema>(
+    request: { method: string; params?: Record<string, unknown> },
+    schema: T,
+    options: McpCallOptions,
+  ): Promise<SchemaOutput<T>> {
+    if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
+    try {
+      return (await this._client.request(request as Parameters<Client['request']>[0], schema, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        maxTotalTimeout: options.maxTotalTimeoutMs,
+      })) as SchemaOutput<T>;
     } catch (err) {
       throw this._classifyCallError(err, options);
     }

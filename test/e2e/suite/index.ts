@@ -10,6 +10,7 @@ const testModules: ReadonlyArray<() => Promise<unknown>> = [
   () => import('./smoke.test.js'),
   () => import('./extension.test.js'),
   () => import('./untrusted.test.js'),
+  () => import('./serve.test.js'),
 ];
 
 /**

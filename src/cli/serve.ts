@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  createBuiltinTools,
+  formatConfigError,
+  HarnessMcpServer,
+  loadServeConfig,
+  McpHarness,
+  ServeAuditLog,
+  ServeHttpListener,
+  serveStdio,
+} from '../core';
+import { CliInputResolver } from './CliInputResolver';
+import { UsageError } from './CliOptions';
+
+export const SERVE_USAGE = `mcp-harness serve: MCP Harness as an MCP server
+
+Usage:
+  mcp-harness serve [--http [HOST:]PORT] [--gateway] [--expose NAMES] [--deny NAMES] [options]
+
+  stdio by default (stdout carries only MCP messages; logs go to stderr).
+  --http [HOST:]PORT   Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1), requiring
+                       "Authorization: Bearer <token>": MCP_HARNESS_TOKEN, or a token printed once to stderr
+  --gateway            also offer every configured server's tools (mcp__<server>__<tool>), resources and prompts
+  --expose NAMES       offer these too (comma-separated names or patterns with *, repeatable), e.g. write_file
+  --deny NAMES         never offer these; deny wins over expose and over the defaults
+  --allow-origin URL   a browser origin allowed to connect over HTTP (repeatable)
+  --audit-log FILE     where every call is recorded (default: .harness/audit.jsonl in the workspace)
+  --workspace DIR      workspace root: the files the built-in tools see, and its config files (default: cwd)
+  --config FILE        another config file (repeatable)
+  --inherit-env        give stdio servers the whole environment
+  --trace              print the servers' JSON-RPC traffic to stderr
+
+Offered by default: the read-only built-in tools (read_file, list_directory, glob_search, grep_search);
+with --gateway, also every configured server's tools, resources and prompts. The "serve" section of
+.harness/mcp.json ({"serve": {"expose": [...], "deny": [...]}}) adds to --expose and --deny.`;
+
+const log = (line: string) => process.stderr.write(`mcp-harness: ${line}\n`);
+
+interface ServeArgs {
+  readonly http?: { host?: string; port: number };
+  readonly gateway: boolean;
+  readonly expose: string[];
+  readonly deny: string[];
+  readonly allowOrigins?: string[];
+  readonly auditLog: string;
+  readonly workspace: string;
+  readonly configFiles: string[];
+  readonly inheritEnv: boolean;
+  readonly trace: boolean;
+}
+
+/** `serve`: runs until the stdio client goes away, or until SIGINT/SIGTERM. */
+export async function runServe(argv: string[]): Promise<number> {
+  const args = parseServeArgs(argv);
+  if (!args) {
+    process.stdout.write(SERVE_USAGE + '\n');
+    return 0;
+  }
+  const serveConfig = await loadServeConfig({ workspaceFolders: [args.workspace], configFiles: args.configFiles });
+  for (const error of serveConfig.errors) log(`config: ${formatConfigError(error, args.workspace)}`);
+  const harness = createServeHarness(args);
+  const audit = new ServeAuditLog(args.auditLog, (err) => log(`audit log: ${err instanceof Error ? err.message : String(err)}`));
+  const mcp = new HarnessMcpServer(harness, {
+    gateway: args.gateway,
+    expose: [...args.expose, ...serveConfig.config.expose],
+    deny: [...args.deny, ...serveConfig.config.deny],
+    audit,
+    log,
+  });
+  let listener: ServeHttpListener | undefined;
+  const signalled = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  try {
+    await harness.start();
+    for (const error of harness.configErrors()) log(`config: ${formatConfigError(error, args.workspace)}`);
+    const offered = mcp.catalog.tools().map((t) => t.name);
+    log(`offering ${offered.length} tool${offered.length === 1 ? '' : 's'}: ${offered.join(', ') || '(none)'}`);
+    if (!args.http) {
+      await Promise.race([serveStdio(mcp), signalled]);
+      return 0;
+    }
+    const token = process.env.MCP_HARNESS_TOKEN || randomBytes(24).toString('base64url');
+    listener = new ServeHttpListener(mcp, { ...args.http, token, allowedOrigins: args.allowOrigins, log });
+    const url = await listener.listen();
+    if (!process.env.MCP_HARNESS_TOKEN) log(`token (shown once; set MCP_HARNESS_TOKEN to choose it): ${token}`);
+    const host = args.http.host ?? '127.0.0.1';
+    if (!['127.0.0.1', 'localhost', '::1'].includes(host)) log(`warning: listening on ${host}, reachable from other machines; only the token keeps them out`);
+    log(`serving MCP on ${url}`);
+    await signalled;
+    return 0;
+  } finally {
+    await listener?.close();
+    mcp.dispose();
+    await harness.dispose();
+    await audit.flush();
+  }
+}
+
+/** The flags, or undefined for --help. */
+function parseServeArgs(argv: string[]): ServeArgs | undefined {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      http: { type: 'string' },
+      gateway: { type: 'boolean', default: false },
+      expose: { type: 'string', multiple: true },
+      deny: { type: 'string', multiple: true },
+      'allow-origin': { type: 'string', multiple: true },
+      'audit-log': { type: 'string' },
+      workspace: { type: 'string' },
+      config: { type: 'string', multiple: true },
+      'inherit-env': { type: 'boolean', default: false },
+      trace: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return undefined;
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const workspace = path.resolve(values.workspace ?? process.cwd());
+  return {
+    http: values.http !== undefined ? parseListen(values.http) : undefined,
+    gateway: values.gateway,
+    expose: splitNames(values.expose),
+    deny: splitNames(values.deny),
+    allowOrigins: values['allow-origin'],
+    auditLog: path.resolve(values['audit-log'] ?? path.join(workspace, '.harness', 'audit.jsonl')),
+    workspace,
+    configFiles: (values.config ?? []).map((f) => path.resolve(f)),
+    inheritEnv: values['inherit-env'],
+    trace: values.trace,
+  };
+}
+
+/** A harness over the workspace's configuration, with the built-in tools registered. */
+function createServeHarness(args: ServeArgs): McpHarness {
+  const harness = new McpHarness({
+    workspaceFolder: args.workspace,
+    configFiles: args.configFiles,
+    inheritEnv: args.inheritEnv,
+    // Servers run only when the gateway offers them.
+    autoStart: args.gateway,
+    inputResolver: new CliInputResolver(process.env, false),
+    // A config that lists this gateway itself (e.g. .vscode/mcp.json for VS Code) must not make it start itself, forever.
+    checkStart: async (def) => (isThisGateway(def.command, def.args) ? 'this entry runs mcp-harness serve itself; the gateway does not serve itself' : undefined),
+    traceEnabled: () => args.trace,
+  });
+  harness.onDidLog((e) => {
+    if (e.source === 'rpc' ? args.trace : e.level === 'warn' || e.level === 'error' || e.source === 'stderr') log(`[${e.server}] ${e.message}`);
+  });
+  // Commands the clients run do not get the token that guards this server.
+  const commandEnv = { ...process.env, MCP_HARNESS_TOKEN: undefined };
+  for (const tool of createBuiltinTools({ roots: [args.workspace], runCommand: { env: commandEnv } })) harness.registerBuiltin(tool);
+  return harness;
+}
+
+/** `8080`, `127.0.0.1:8080`, `[::1]:8080`, `0.0.0.0:8080`. */
+function parseListen(text: string): { host?: string; port: number } {
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(text);
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--http expects [HOST:]PORT, e.g. 8123 or 127.0.0.1:8123, got "${text}"`);
+  }
+  const host = match[1]?.replace(/^\[(.*)\]$/, '$1');
+  return host ? { host, port } : { port };
+}
+
+function splitNames(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** Whether a server entry launches `mcp-harness serve` (this CLI, or the installed command). */
+function isThisGateway(command: string | undefined, args: readonly string[]): boolean {
+  if (!args.includes('serve')) return false;
+  const self = process.argv[1] ? path.resolve(process.argv[1]) : undefined;
+  const names = [command ?? '', ...args];
+  return names.some((a) => path.basename(a) === 'mcp-harness' || (self !== undefined && a.endsWith('cli.js') && path.resolve(a) === self));
+}

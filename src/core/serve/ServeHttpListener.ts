@@ -1,0 +1,212 @@
+import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { HarnessMcpServer, HarnessServeSession } from './HarnessMcpServer';
+
+/** Path of the MCP endpoint. */
+export const SERVE_HTTP_PATH = '/mcp';
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export interface ServeHttpOptions {
+  /** Interface to bind (default 127.0.0.1). */
+  readonly host?: string;
+  /** Port; 0 picks a free one. */
+  readonly port: number;
+  /** Bearer token every request must carry. */
+  readonly token: string;
+  /** Origins allowed besides the server's own loopback ones, e.g. `http://localhost:6274`. */
+  readonly allowedOrigins?: readonly string[];
+  /** Host header values allowed besides the loopback names (needed when binding elsewhere). */
+  readonly allowedHosts?: readonly string[];
+  log?(message: string): void;
+}
+
+interface HttpSession {
+  readonly transport: StreamableHTTPServerTransport;
+  session?: HarnessServeSession;
+}
+
+/**
+ * Streamable HTTP in front of a {@link HarnessMcpServer}: one MCP session per client, every
+ * request checked for a loopback Host and an allowed Origin (DNS rebinding: 403) and for the bearer
+ * token (401). A POST whose connection drops before its answer cancels the calls it carried.
+ */
+export class ServeHttpListener {
+  private readonly _server: http.Server;
+  private readonly _sessions = new Map<string, HttpSession>();
+  private readonly _tokenDigest: Buffer;
+  private _port = 0;
+
+  constructor(
+    private readonly _mcp: HarnessMcpServer,
+    private readonly _o: ServeHttpOptions,
+  ) {
+    this._tokenDigest = digest(_o.token);
+    this._server = http.createServer((req, res) => {
+      this._handle(req, res).catch((err: unknown) => {
+        _o.log?.(`request failed: ${err instanceof Error ? err.message : String(err)}`);
+        if (!res.headersSent) sendError(res, 500, -32603, 'internal error');
+        else res.end();
+      });
+    });
+  }
+
+  /** Starts listening; resolves the URL of the MCP endpoint. */
+  async listen(): Promise<string> {
+    const host = this._o.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      this._server.once('error', reject);
+      this._server.listen(this._o.port, host, () => {
+        this._server.off('error', reject);
+        resolve();
+      });
+    });
+    this._port = (this._server.address() as AddressInfo).port;
+    return this.url;
+  }
+
+  get url(): string {
+    const host = this._o.host ?? '127.0.0.1';
+    const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+    return `http://${shown}:${this._port}${SERVE_HTTP_PATH}`;
+  }
+
+  get sessionCount(): number {
+    return this._sessions.size;
+  }
+
+  /** Ends every session and stops listening. */
+  async close(): Promise<void> {
+    await Promise.all([...this._sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+    this._sessions.clear();
+    this._server.closeAllConnections();
+    await new Promise<void>((resolve) => this._server.close(() => resolve()));
+  }
+
+  private async _handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://placeholder');
+    if (url.pathname !== SERVE_HTTP_PATH) return sendError(res, 404, -32000, `not found: the MCP endpoint is ${SERVE_HTTP_PATH}`);
+    const host = req.headers.host;
+    if (!this._hostAllowed(host)) return sendError(res, 403, -32000, `forbidden: Host "${host ?? ''}" is not allowed`);
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this._originAllowed(origin)) return sendError(res, 403, -32000, `forbidden: Origin "${origin}" is not allowed`);
+    if (!this._authorized(req.headers.authorization)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="mcp-harness"');
+      return sendError(res, 401, -32000, 'unauthorized: send "Authorization: Bearer <token>" (the token mcp-harness serve printed, or MCP_HARNESS_TOKEN)');
+    }
+    const sessionId = headerValue(req.headers['mcp-session-id']);
+    const body = req.method === 'POST' ? await readJsonBody(req, res) : undefined;
+    if (body === INVALID) return;
+    if (sessionId !== undefined) {
+      const existing = this._sessions.get(sessionId);
+      if (!existing) return sendError(res, 404, -32001, 'session not found: initialize again');
+      return this._forward(existing, req, res, body);
+    }
+    if (req.method !== 'POST' || !containsInitialize(body)) {
+      return sendError(res, 400, -32000, 'bad request: no Mcp-Session-Id header, and the request is not initialize');
+    }
+    const entry: HttpSession = {
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void this._sessions.set(id, entry),
+        onsessionclosed: (id) => void this._sessions.delete(id),
+      }),
+    };
+    entry.transport.onclose = () => {
+      if (entry.transport.sessionId) this._sessions.delete(entry.transport.sessionId);
+    };
+    // connect() chains the onclose above with its own.
+    entry.session = await this._mcp.connect(entry.transport, { transport: 'http', remoteAddress: req.socket.remoteAddress?.replace(/^::ffff:/, '') });
+    return this._forward(entry, req, res, body);
+  }
+
+  private async _forward(entry: HttpSession, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+    const ids = requestIds(body);
+    if (ids.length > 0) {
+      // The client went away before the answer: its calls are cancelled, not left running.
+      res.once('close', () => {
+        if (!res.writableFinished) entry.session?.cancelRequests(ids);
+      });
+    }
+    await entry.transport.handleRequest(req, res, body);
+  }
+
+  private _hostAllowed(host: string | undefined): boolean {
+    if (host === undefined) return false;
+    const bound = this._o.host ?? '127.0.0.1';
+    if (bound === '0.0.0.0' || bound === '::') return true;
+    if (this._o.allowedHosts?.includes(host)) return true;
+    // By name, as the SDK's own localhost check does: what DNS rebinding changes is the name.
+    const name = hostName(host);
+    return name !== undefined && (LOOPBACK.has(name) || name === bound.toLowerCase());
+  }
+
+  private _originAllowed(origin: string): boolean {
+    if (this._o.allowedOrigins?.includes(origin)) return true;
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      return false;
+    }
+    const name = parsed.hostname;
+    const port = parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port);
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && LOOPBACK.has(name) && port === this._port;
+  }
+
+  private _authorized(header: string | undefined): boolean {
+    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    return match !== null && timingSafeEqual(digest(match[1]), this._tokenDigest);
+  }
+}
+
+const INVALID = Symbol('invalid body');
+
+async function readJsonBody(req: http.IncomingMessage, res: http.ServerResponse): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      sendError(res, 413, -32000, `request body larger than ${MAX_BODY_BYTES} bytes`);
+      return INVALID;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    sendError(res, 400, -32700, 'parse error: the body is not JSON');
+    return INVALID;
+  }
+}
+
+function containsInitialize(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+function requestIds(body: unknown): (string | number)[] {
+  const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
+  return messages.filter((m) => isJSONRPCRequest(m)).map((m) => (m as { id: string | number }).id);
+}
+
+function sendError(res: http.ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `localhost:3000` -> `localhost`; `[::1]:3000` -> `[::1]`. */
+function hostName(host: string): string | undefined {
+  const match = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(host);
+  return match?.[1].toLowerCase();
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}

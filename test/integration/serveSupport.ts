@@ -1,0 +1,55 @@
+import * as fs from 'node:fs';
+import { createHarness, type McpHarness } from '../../src/core';
+import { repoPath, startProcess } from '../support/servers';
+
+/** The built CLI, what users run. */
+export const cli = repoPath('dist/cli.js');
+
+export function requireBuiltCli(): void {
+  if (!fs.existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+}
+
+/** Our own client, connected to `serve` through one config entry named `h`. */
+export async function harnessFor(entry: Record<string, unknown>): Promise<McpHarness> {
+  const harness = await createHarness({ userServers: { label: 'test', jsonPath: 'servers', entries: { h: entry } }, reconnectDelaysMs: [] });
+  const server = harness.servers()[0];
+  if (server.state !== 'running') {
+    await harness.dispose();
+    throw new Error(`serve did not come up: ${server.error ?? server.state}\n${server.stderrTail.join('\n')}`);
+  }
+  return harness;
+}
+
+/** `serve --http` as a child process; resolves once it listens. */
+export async function startHttpServe(args: string[], env: Record<string, string>) {
+  const proc = await startProcess(process.execPath, [cli, 'serve', ...args], { env, ready: /serving MCP on (http:\S+)/ });
+  const url = /serving MCP on (http:\S+)/.exec(proc.output())![1];
+  return { ...proc, url };
+}
+
+/** Resolves when `check()` holds, re-checking on every harness change. */
+export function whenHarness(harness: McpHarness, check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  if (check()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      listener.dispose();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, timeoutMs);
+    const listener = harness.onDidChange(() => {
+      if (!check()) return;
+      clearTimeout(timer);
+      listener.dispose();
+      resolve();
+    });
+  });
+}
+
+/** Reads the JSON lines of an audit file. */
+export function auditLines(file: string): Record<string, unknown>[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}

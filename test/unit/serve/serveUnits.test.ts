@@ -1,0 +1,99 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseServeConfigText } from '../../../src/core/config/parseServeConfig';
+import { ServeAuditLog } from '../../../src/core/serve/ServeAudit';
+import { gatewayUri, gatewayUriTemplate, parseGatewayUri } from '../../../src/core/serve/ServeCatalog';
+import { ServeExposure } from '../../../src/core/serve/ServeExposure';
+import { mcpServersEntry, serveLaunch } from '../../../src/core/serve/serveLaunch';
+import { tempDir } from '../../support/servers';
+
+describe('ServeExposure', () => {
+  it('offers read-only built-ins by default, adds exposed ones, and lets deny win', () => {
+    const plain = new ServeExposure({ expose: [], deny: [], gateway: false });
+    expect(plain.allowsBuiltin('read_file', true)).toBe(true);
+    expect(plain.allowsBuiltin('write_file', false)).toBe(false);
+    expect(plain.allowsGateway('mcp__a__b')).toBe(false);
+    const tuned = new ServeExposure({ expose: ['write_*', 'run_command'], deny: ['*_command', 'read_file', 'mcp__secret__*'], gateway: true });
+    expect(tuned.allowsBuiltin('write_file', false)).toBe(true);
+    expect(tuned.allowsBuiltin('run_command', false)).toBe(false);
+    expect(tuned.allowsBuiltin('read_file', true)).toBe(false);
+    expect(tuned.allowsGateway('mcp__github__search')).toBe(true);
+    expect(tuned.allowsGateway('mcp__secret__x')).toBe(false);
+  });
+
+  it('matches whole names, with * and ? as the only wildcards', () => {
+    const e = new ServeExposure({ expose: [], deny: ['mcp__a.b__?'], gateway: true });
+    expect(e.isDenied('mcp__a.b__x')).toBe(true);
+    expect(e.isDenied('mcp__aXb__x')).toBe(false);
+    expect(e.isDenied('mcp__a.b__xy')).toBe(false);
+  });
+});
+
+describe('parseServeConfigText', () => {
+  it('reads expose and deny, and names the file and field of each bad entry', () => {
+    const text = '{\n  // comment\n  "servers": {},\n  "serve": { "expose": ["write_file", 7], "deny": "run_command", "extra": 1 }\n}';
+    const { config, errors } = parseServeConfigText(text, '/ws/.harness/mcp.json');
+    expect(config).toEqual({ expose: ['write_file'], deny: [] });
+    expect(errors).toEqual([
+      { file: '/ws/.harness/mcp.json', jsonPath: 'serve.expose[1]', line: 4, column: 39, message: 'expected a name or pattern, got number' },
+      { file: '/ws/.harness/mcp.json', jsonPath: 'serve.deny', line: 4, column: 51, message: 'expected array of names or patterns, got string' },
+      { file: '/ws/.harness/mcp.json', jsonPath: 'serve.extra', line: 4, column: 75, message: 'unknown field (expected "expose" or "deny")' },
+    ]);
+  });
+
+  it('treats a missing section as empty', () => {
+    expect(parseServeConfigText('{"servers": {}}', 'f')).toEqual({ config: { expose: [], deny: [] }, errors: [] });
+  });
+});
+
+describe('gateway resource URIs', () => {
+  it('round-trip a server name and any URI, whatever they contain', () => {
+    for (const [server, uri] of [
+      ['everything', 'demo://resource/static/document/architecture.md'],
+      ['a/b c', 'file:///tmp/x y?q=1#f'],
+      ['x__y', 'mcp-harness://inner/nested'],
+    ]) {
+      const exposed = gatewayUri(server, uri);
+      expect(exposed.startsWith('mcp-harness://')).toBe(true);
+      expect(parseGatewayUri(exposed)).toEqual({ server, uri });
+    }
+    expect(parseGatewayUri('file:///etc/passwd')).toBeUndefined();
+    const template = gatewayUriTemplate('everything', 'demo://resource/dynamic/text/{resourceId}');
+    expect(template).toBe('mcp-harness://everything/demo%3A%2F%2Fresource%2Fdynamic%2Ftext%2F{resourceId}');
+    expect(parseGatewayUri(template.replace('{resourceId}', encodeURIComponent('a/b')))).toEqual({ server: 'everything', uri: 'demo://resource/dynamic/text/a/b' });
+    expect(parseGatewayUri('mcp-harness://%E0%A4%A/x')).toBeUndefined();
+  });
+});
+
+describe('ServeAuditLog', () => {
+  it('writes start, end and denied lines in order, with the client and secrets redacted', async () => {
+    const tmp = tempDir();
+    try {
+      const file = path.join(tmp.dir, 'nested', 'audit.jsonl');
+      const log = new ServeAuditLog(file);
+      const client = { transport: 'http' as const, sessionId: 's1', name: 'cursor', version: '1.0' };
+      const id = log.start({ client, method: 'tools/call', tool: 'mcp__gh__search', server: 'gh', arguments: { q: 'x', apiKey: 'sk-1234567890abcdef1234' } });
+      log.denied({ client, method: 'tools/call', tool: 'write_file', arguments: {}, reason: 'not offered' });
+      log.end(id, { outcome: 'ok', outputChars: 12 });
+      await log.flush();
+      const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.event)).toEqual(['start', 'denied', 'end']);
+      expect(lines[0]).toMatchObject({ id, client, server: 'gh', arguments: { q: 'x', apiKey: '[redacted]' } });
+      expect(lines[2]).toMatchObject({ id, outcome: 'ok', outputChars: 12, durationMs: expect.any(Number) });
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe('mcpServersEntry', () => {
+  it('is a ready mcpServers entry running the bundled CLI with the gateway for the folder', () => {
+    const launch = serveLaunch('/ext', '/work/project', '/usr/bin/node');
+    expect(JSON.parse(mcpServersEntry(launch))).toEqual({
+      mcpServers: {
+        'mcp-harness': { command: '/usr/bin/node', args: ['/ext/dist/cli.js', 'serve', '--gateway', '--workspace', '/work/project'], cwd: '/work/project' },
+      },
+    });
+  });
+});
