@@ -1,4 +1,5 @@
 import { applyEdits, modify, parseTree, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import { findExcessNesting } from './jsonNesting';
 import type { McpConfigSource } from './types';
 
 /** The key that holds the server map in each file format. */
@@ -33,9 +34,13 @@ export function detectFormatting(text: string): FormattingOptions {
   return { insertSpaces: true, tabSize: size, eol };
 }
 
-/** Whether the text parses as a JSON object (comments and trailing commas allowed). */
+/**
+ * Whether the text parses as a JSON object (comments and trailing commas allowed) that the edit
+ * functions above can safely work on (not nested too deep for the recursive parser).
+ */
 export function isEditableConfigText(text: string): boolean {
   if (text.trim() === '') return true;
+  if (findExcessNesting(text) !== undefined) return false;
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true });
   return errors.length === 0 && tree?.type === 'object';
