@@ -5,6 +5,19 @@ import type { JsonPathSegment } from './jsonPath';
 export interface McpSchemaIssue {
   readonly path: readonly JsonPathSegment[];
   readonly message: string;
+  /** The property key is at fault rather than its value. */
+  readonly anchor?: 'key';
+}
+
+/**
+ * Keys that name JavaScript object machinery. Copying them into an object drops them (`__proto__`
+ * sets the prototype instead) or shadows a built-in, so an entry using them would silently not
+ * get the variable or header it asks for.
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+function reservedKeyMessage(key: string): string {
+  return `${JSON.stringify(key)} is a reserved name and cannot be used as a key`;
 }
 
 /** The kind of a JSON value as users think of it: `array` and `null` are not `object`. */
@@ -105,12 +118,44 @@ export interface McpValidation<T> {
   readonly issues: readonly McpSchemaIssue[];
 }
 
-function validate<T>(schema: z.ZodType<T>, raw: Record<string, unknown>): McpValidation<T> {
+/**
+ * Reserved keys in the maps `fields` of `raw` (objects, or `KEY=VALUE` arrays), which the schema
+ * cannot see: zod skips `__proto__` when it copies a record.
+ */
+function reservedKeyIssues(raw: Record<string, unknown>, fields: readonly string[]): McpSchemaIssue[] {
+  const issues: McpSchemaIssue[] = [];
+  for (const field of fields) {
+    const value = raw[field];
+    if (Array.isArray(value)) {
+      value.forEach((item: unknown, index) => {
+        // Items without `=` are reported by the schema.
+        const key = typeof item === 'string' ? item.split('=', 1)[0] : '';
+        if (RESERVED_KEYS.has(key) && item !== key) {
+          issues.push({ path: [field, index], message: reservedKeyMessage(key) });
+        }
+      });
+    } else if (isJsonObject(value)) {
+      for (const key of Object.keys(value).filter((k) => RESERVED_KEYS.has(k))) {
+        issues.push({ path: [field, key], message: reservedKeyMessage(key), anchor: 'key' });
+      }
+    }
+  }
+  return issues;
+}
+
+function validate<T>(
+  schema: z.ZodType<T>,
+  raw: Record<string, unknown>,
+  extraIssues: readonly McpSchemaIssue[] = [],
+): McpValidation<T> {
   const first = schema.safeParse(raw, { error: describeIssue });
-  if (first.success) {
+  if (first.success && extraIssues.length === 0) {
     return { value: first.data, issues: [] };
   }
-  const issues = first.error.issues.map((i) => ({ path: i.path as JsonPathSegment[], message: i.message }));
+  const schemaIssues = first.success
+    ? []
+    : first.error.issues.map((i) => ({ path: i.path as JsonPathSegment[], message: i.message }));
+  const issues = [...schemaIssues, ...extraIssues];
   // Drop the fields that failed so the rest of the entry can still be shown and checked.
   const badFields = new Set(issues.map((i) => i.path[0]));
   const kept = Object.fromEntries(Object.entries(raw).filter(([key]) => !badFields.has(key)));
@@ -121,7 +166,7 @@ function validate<T>(schema: z.ZodType<T>, raw: Record<string, unknown>): McpVal
 /** Validates the fields of one server entry (an object). */
 export function validateServerEntry(raw: Record<string, unknown>): McpValidation<McpServerEntryFields> {
   const schema = Array.isArray(raw.env) ? serverEntryWithEnvArray : serverEntryWithEnvMap;
-  return validate<McpServerEntryFields>(schema, raw);
+  return validate<McpServerEntryFields>(schema, raw, reservedKeyIssues(raw, ['env', 'headers']));
 }
 
 /** Validates one `inputs` entry (an object). */

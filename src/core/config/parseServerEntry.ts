@@ -49,7 +49,7 @@ export function parseServerEntry(name: string, raw: unknown, scope: McpParseScop
     return { definition: buildDefinition(name, {}, undefined, origin, scope, problem), errors: [error] };
   }
   const { value, issues } = validateServerEntry(raw);
-  const errors = issues.map((issue) => fail(issue.path, issue.message, 'value'));
+  const errors = issues.map((issue) => fail(issue.path, issue.message, issue.anchor ?? 'value'));
   const transport = resolveTransport(raw, value ?? {});
   if (transport.issue) {
     const { path: issuePath, message } = transport.issue;
