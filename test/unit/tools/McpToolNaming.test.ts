@@ -80,6 +80,59 @@ describe('mcpToolCandidateName', () => {
   });
 });
 
+describe('the 64-character cap', () => {
+  // Literal numbers on purpose: these pin the limit providers enforce, not whatever the constant says.
+  const PREFIX = 'mcp__s__';
+  const toolFor = (length: number) => 't'.repeat(length - PREFIX.length);
+
+  it('is 64', () => {
+    expect(MAX_TOOL_NAME_LENGTH).toBe(64);
+  });
+
+  it('keeps a name of exactly 64 characters as it is', () => {
+    const name = mcpToolCandidateName(ref('s', toolFor(64)));
+    expect(name).toBe(PREFIX + toolFor(64));
+    expect(name).toHaveLength(64);
+  });
+
+  it('cuts a name that would be 65 characters to 64, ending in the pair hash', () => {
+    const name = mcpToolCandidateName(ref('s', toolFor(65)));
+    expect(name).toHaveLength(64);
+    expect(name).toMatch(/^mcp__s__t+_[0-9a-f]{6}$/);
+    expect(name.slice(0, 57)).toBe((PREFIX + toolFor(65)).slice(0, 57));
+  });
+
+  it('adds a numbered suffix without hashing while the result fits in 64', () => {
+    expect(mcpToolCandidateName(ref('s', toolFor(62)), 2)).toBe(`${PREFIX}${toolFor(62)}_2`);
+    const hashed = mcpToolCandidateName(ref('s', toolFor(63)), 2);
+    expect(hashed).toHaveLength(64);
+    expect(hashed).toMatch(/^mcp__s__t+_[0-9a-f]{6}_2$/);
+  });
+
+  it('gives colliding pairs at the boundary names of at most 64 characters', () => {
+    // Both sanitize to the same 64-character candidate; the loser must not grow to 66.
+    const table = computeMcpToolNames([], [ref('s', `${toolFor(63)}.`), ref('s', `${toolFor(63)}_`)]);
+    expect(table.get(`${PREFIX}${toolFor(63)}_`)).toEqual(ref('s', `${toolFor(63)}.`));
+    const [loser] = [...table.keys()].filter((name) => name !== `${PREFIX}${toolFor(63)}_`);
+    expect(loser).toHaveLength(64);
+    expect(loser).toMatch(/^mcp__s__t+_[0-9a-f]{6}_2$/);
+    expect(table.get(loser)).toEqual(ref('s', `${toolFor(63)}_`));
+  });
+
+  it('numbers the losers of a 62-character name _2 .. _9, then hashes each _10 past the cap', () => {
+    // Eleven pairs want the same 62-character name: _2 .. _9 still fit; `_10` does not, and
+    // since each hashed `_10` is distinct, the first free variant of both last losers is `_10`.
+    const tools = Array.from({ length: 11 }, (_, i) => `${toolFor(61)}${String.fromCharCode(33 + i)}`);
+    const table = computeMcpToolNames([], tools.map((t) => ref('s', t)));
+    const names = [...table.keys()];
+    expect(names).toHaveLength(11);
+    expect(names.filter((n) => n.length === 62)).toEqual([`${PREFIX}${toolFor(61)}_`]);
+    expect(names.filter((n) => /_[2-9]$/.test(n) && n.length === 64)).toHaveLength(8);
+    expect(names.filter((n) => /_[0-9a-f]{6}_10$/.test(n) && n.length === 64)).toHaveLength(2);
+    for (const name of names) expect(name.length).toBeLessThanOrEqual(64);
+  });
+});
+
 describe('computeMcpToolNames', () => {
   it('gives a shared name to the first pair by server, then tool, and suffixes the rest', () => {
     const table = computeMcpToolNames([], [ref('a_b', 'x'), ref('a.b', 'x'), ref('a-b', 'x'), ref('a b', 'x')]);
