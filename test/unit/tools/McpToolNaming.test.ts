@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  compareToolRefs,
   computeMcpToolNames,
   MAX_TOOL_NAME_LENGTH,
   mcpToolCandidateName,
@@ -45,6 +46,18 @@ describe('sanitizeToolNamePart', () => {
 
   it('replaces a character outside the BMP with a single _', () => {
     expect(sanitizeToolNamePart('a😀b')).toBe('a_b');
+  });
+});
+
+describe('compareToolRefs', () => {
+  it('orders by server, then tool, by UTF-16 code units, and calls equal refs equal', () => {
+    expect(compareToolRefs(ref('a', 'z'), ref('b', 'a'))).toBe(-1);
+    expect(compareToolRefs(ref('b', 'a'), ref('a', 'z'))).toBe(1);
+    expect(compareToolRefs(ref('s', 'a'), ref('s', 'b'))).toBe(-1);
+    expect(compareToolRefs(ref('s', 'b'), ref('s', 'a'))).toBe(1);
+    expect(compareToolRefs(ref('s', 't'), ref('s', 't'))).toBe(0);
+    // Upper case sorts before lower case whatever the locale says.
+    expect(compareToolRefs(ref('Z', 't'), ref('a', 't'))).toBe(-1);
   });
 });
 
@@ -256,5 +269,45 @@ describe('McpToolNameTable', () => {
       const refs = [...state].flatMap(([server, list]) => list.map((tool) => ref(server, tool)));
       expect(rows(table.entries())).toEqual(rows(computeMcpToolNames(active, refs)));
     }
+  });
+});
+
+describe('McpToolNameTable bookkeeping', () => {
+  it('counts a tool listed twice by one server once', () => {
+    const table = new McpToolNameTable();
+    table.setServer('s', ['a', 'a', 'b']);
+    expect(table.size).toBe(2);
+    expect(rows(table.entries())).toEqual([
+      ['mcp__s__a', 's', 'a'],
+      ['mcp__s__b', 's', 'b'],
+    ]);
+  });
+
+  it('forgets every name of a removed server, and knows nothing of unknown ones', () => {
+    const table = new McpToolNameTable();
+    table.setServer('s', ['a', 'a.']);
+    expect(table.nameOf('s', 'a.')).toBe('mcp__s__a_');
+    expect(table.nameOf('s', 'a')).toBe('mcp__s__a');
+    table.setServer('s', ['a']);
+    expect(table.nameOf('s', 'a.')).toBeUndefined();
+    table.removeServer('s');
+    expect(table.nameOf('s', 'a')).toBeUndefined();
+    expect(table.resolve('mcp__s__a')).toBeUndefined();
+    expect(table.size).toBe(0);
+    expect(table.nameOf('never', 'a')).toBeUndefined();
+    table.removeServer('never');
+    expect(table.size).toBe(0);
+  });
+
+  it('moves a tool out of the way of a built-in and back, once per name', () => {
+    const table = new McpToolNameTable();
+    table.setServer('s', ['t']);
+    table.addBuiltin('mcp__s__t');
+    table.addBuiltin('mcp__s__t');
+    expect(table.nameOf('s', 't')).toBe('mcp__s__t_2');
+    table.removeBuiltin('mcp__s__t');
+    expect(table.nameOf('s', 't')).toBe('mcp__s__t');
+    table.removeBuiltin('mcp__s__t');
+    expect(table.nameOf('s', 't')).toBe('mcp__s__t');
   });
 });
