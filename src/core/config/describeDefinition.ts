@@ -39,7 +39,6 @@ export function redactArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    // Stryker disable next-line Regex: an argument with whitespace before its `=` is prose, not a NAME=value pair
     const eq = /^(-{0,2}[^=\s]+)=(.*)/s.exec(arg);
     if (eq && looksSecret(eq[1]) && !isVariableOnly(eq[2])) {
       out.push(`${eq[1]}=${MASK}`);

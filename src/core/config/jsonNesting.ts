@@ -13,6 +13,7 @@ export const MAX_CONFIG_NESTING = 100;
  * contain brackets do not count, and any depth of input is safe to measure.
  */
 export function findExcessNesting(text: string, limit: number = MAX_CONFIG_NESTING): number | undefined {
+  // Stryker disable next-line BooleanLiteral: trivia tokens are neither brackets nor EOF
   const scanner = createScanner(text, false);
   let depth = 0;
   for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
