@@ -58,6 +58,7 @@ export function parseMcpConfigText(
       ? { servers: [], errors: [{ file, message: 'expected a "mcpServers" or "servers" object at top level' }] }
       : EMPTY;
   }
+  // Stryker disable next-line ArrayDeclaration: `inputs` is replaced before any definition is made
   const top: McpParseScope = { file, source, workspaceFolder, path: '', segments: [], locator, inputs: [] };
   if (!isJsonObject(document[key])) {
     return parseServerMap(document[key], childScope(top, key)); // Only the error; the rest is ignored.
