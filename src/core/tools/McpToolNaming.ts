@@ -67,7 +67,7 @@ export function assignSuffixedNames(
   isTaken: (name: string) => boolean,
   assign: (ref: McpToolRef, name: string) => void,
 ): void {
-  // Stryker disable next-line MethodExpression: callers pass each name's losers sorted, and losers of different names never compete for a variant; sorting here keeps that a local guarantee
+  // Stryker disable next-line CallExpression,MethodExpression: callers pass each name's losers sorted, and losers of different names never compete for a variant; sorting here keeps that a local guarantee
   losers.sort(compareToolRefs);
   // Unhashed variants depend only on the uncapped name, so refs sharing it resume where the
   // previous one stopped: a hundred losers of one name cost a hundred tries, not five thousand.

