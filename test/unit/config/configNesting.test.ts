@@ -1,6 +1,12 @@
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isEditableConfigText, loadMcpConfig, parseMcpConfigText } from '../../../src/core/config';
+import {
+  isEditableConfigText,
+  loadMcpConfig,
+  parseMcpConfigText,
+  removeServerFromConfigText,
+  setServerInConfigText,
+} from '../../../src/core/config';
 import { findExcessNesting, MAX_CONFIG_NESTING } from '../../../src/core/config/jsonNesting';
 import { TempDir } from './tempDir';
 
@@ -85,6 +91,10 @@ describe('parseMcpConfigText: deep nesting', () => {
   it('refuses to edit text nested too deep for the editing parser', () => {
     expect(isEditableConfigText(deepArgs(3_000))).toBe(false);
     expect(isEditableConfigText(deepArgs(10))).toBe(true);
+    const message = `cannot edit a config nested deeper than ${MAX_CONFIG_NESTING} levels`;
+    expect(() => setServerInConfigText(deepArgs(100_000), 'claude', 'x', { command: 'y' })).toThrow(message);
+    expect(() => removeServerFromConfigText(deepArgs(100_000), 'claude', 'deep')).toThrow(message);
+    expect(removeServerFromConfigText(deepArgs(10), 'claude', 'deep')).not.toContain('"deep"');
   });
 });
 
