@@ -15,6 +15,7 @@ export class JsonLocator {
     text: string,
     private readonly _root: Node | undefined,
   ) {
+    // Stryker disable next-line EqualityOperator: charCodeAt past the end is NaN, never a newline
     for (let i = 0; i < text.length; i++) {
       if (text.charCodeAt(i) === 10 /* \n */) {
         this._lineStarts.push(i + 1);
@@ -25,6 +26,7 @@ export class JsonLocator {
   /** Position of a character offset (column counts UTF-16 code units, as editors do). */
   positionAt(offset: number): TextPosition {
     let low = 0;
+    // Stryker disable next-line ArithmeticOperator: a bound past the end only adds steps that read undefined
     let high = this._lineStarts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;

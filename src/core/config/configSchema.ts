@@ -5,6 +5,19 @@ import type { JsonPathSegment } from './jsonPath';
 export interface McpSchemaIssue {
   readonly path: readonly JsonPathSegment[];
   readonly message: string;
+  /** The property key is at fault rather than its value. */
+  readonly anchor?: 'key';
+}
+
+/**
+ * Keys that name JavaScript object machinery. Copying them into an object drops them (`__proto__`
+ * sets the prototype instead) or shadows a built-in, so an entry using them would silently not
+ * get the variable or header it asks for.
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+function reservedKeyMessage(key: string): string {
+  return `${JSON.stringify(key)} is a reserved name and cannot be used as a key`;
 }
 
 /** The kind of a JSON value as users think of it: `array` and `null` are not `object`. */
@@ -20,10 +33,12 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const EXPECTED_NAMES: Record<string, string> = { record: 'object', int: 'integer' };
+/** zod's names for expected types that users know by another. */
+const EXPECTED_NAMES: Record<string, string> = { record: 'object' };
 
 /** Zod's per-parse error map: messages in the `expected string, got number` style. */
 function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
+  // Stryker disable next-line ConditionalExpression,BlockStatement: every other issue these schemas raise has its own message
   if (issue.code !== 'invalid_type') {
     return undefined;
   }
@@ -105,15 +120,50 @@ export interface McpValidation<T> {
   readonly issues: readonly McpSchemaIssue[];
 }
 
-function validate<T>(schema: z.ZodType<T>, raw: Record<string, unknown>): McpValidation<T> {
+/**
+ * Reserved keys in the maps `fields` of `raw` (objects, or `KEY=VALUE` arrays), which the schema
+ * cannot see: zod skips `__proto__` when it copies a record.
+ */
+function reservedKeyIssues(raw: Record<string, unknown>, fields: readonly string[]): McpSchemaIssue[] {
+  const issues: McpSchemaIssue[] = [];
+  for (const field of fields) {
+    const value = raw[field];
+    if (Array.isArray(value)) {
+      value.forEach((item: unknown, index) => {
+        // Items without `=` are reported by the schema.
+        // Stryker disable next-line StringLiteral: no reserved name for a non-string either way
+        const key = typeof item === 'string' ? item.split('=', 1)[0] : '';
+        if (RESERVED_KEYS.has(key) && item !== key) {
+          issues.push({ path: [field, index], message: reservedKeyMessage(key) });
+        }
+      });
+    } else if (isJsonObject(value)) {
+      for (const key of Object.keys(value).filter((k) => RESERVED_KEYS.has(k))) {
+        issues.push({ path: [field, key], message: reservedKeyMessage(key), anchor: 'key' });
+      }
+    }
+  }
+  return issues;
+}
+
+function validate<T>(
+  schema: z.ZodType<T>,
+  raw: Record<string, unknown>,
+  extraIssues: readonly McpSchemaIssue[] = [],
+): McpValidation<T> {
   const first = schema.safeParse(raw, { error: describeIssue });
-  if (first.success) {
+  // Stryker disable next-line ConditionalExpression,BlockStatement: the general path gives the same result, only slower
+  if (first.success && extraIssues.length === 0) {
     return { value: first.data, issues: [] };
   }
-  const issues = first.error.issues.map((i) => ({ path: i.path as JsonPathSegment[], message: i.message }));
+  const schemaIssues = first.success
+    ? []
+    : first.error.issues.map((i) => ({ path: i.path as JsonPathSegment[], message: i.message }));
+  const issues = [...schemaIssues, ...extraIssues];
   // Drop the fields that failed so the rest of the entry can still be shown and checked.
   const badFields = new Set(issues.map((i) => i.path[0]));
   const kept = Object.fromEntries(Object.entries(raw).filter(([key]) => !badFields.has(key)));
+  // Stryker disable next-line ObjectLiteral: only the value of this parse is used, not its messages
   const second = schema.safeParse(kept, { error: describeIssue });
   return { value: second.success ? second.data : undefined, issues };
 }
@@ -121,7 +171,7 @@ function validate<T>(schema: z.ZodType<T>, raw: Record<string, unknown>): McpVal
 /** Validates the fields of one server entry (an object). */
 export function validateServerEntry(raw: Record<string, unknown>): McpValidation<McpServerEntryFields> {
   const schema = Array.isArray(raw.env) ? serverEntryWithEnvArray : serverEntryWithEnvMap;
-  return validate<McpServerEntryFields>(schema, raw);
+  return validate<McpServerEntryFields>(schema, raw, reservedKeyIssues(raw, ['env', 'headers']));
 }
 
 /** Validates one `inputs` entry (an object). */

@@ -1,6 +1,6 @@
 import type { McpServerDefinition } from './types';
 
-const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|apikey|auth|credential|private[-_]?key|session|cookie)/i;
+const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|auth|credential|private[-_]?key|session|cookie)/i;
 const MASK = '••••';
 
 /** Whether a value by this name is likely a secret. */
@@ -23,7 +23,7 @@ export function describeLaunch(def: McpServerDefinition): string {
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers).map(([k, v]) => {
-      const scheme = /^(Bearer|Basic|Token)\s+/i.exec(v)?.[1];
+      const scheme = /^(Bearer|Basic|Token)\s/i.exec(v)?.[1];
       return [k, isVariableOnly(v) ? v : scheme ? `${scheme} ${MASK}` : MASK];
     }),
   );
@@ -39,7 +39,7 @@ export function redactArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    const eq = /^(-{0,2}[^=\s]+)=(.*)$/.exec(arg);
+    const eq = /^(-{0,2}[^=\s]+)=(.*)/s.exec(arg);
     if (eq && looksSecret(eq[1]) && !isVariableOnly(eq[2])) {
       out.push(`${eq[1]}=${MASK}`);
     } else if (/^--?[\w-]+$/.test(arg) && looksSecret(arg) && i + 1 < args.length && !args[i + 1].startsWith('-')) {

@@ -1,4 +1,5 @@
 import { applyEdits, modify, parseTree, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import { findExcessNesting, MAX_CONFIG_NESTING } from './jsonNesting';
 import type { McpConfigSource } from './types';
 
 /** The key that holds the server map in each file format. */
@@ -9,8 +10,10 @@ export function serversKeyFor(source: McpConfigSource): 'mcpServers' | 'servers'
 /**
  * Adds (or replaces) one server entry in a config file's text, keeping its comments and
  * formatting. An empty text becomes a new file.
+ * @throws Error when the text is nested too deep to edit (see {@link isEditableConfigText}).
  */
 export function setServerInConfigText(text: string, source: McpConfigSource, name: string, entry: Record<string, unknown>): string {
+  assertNotTooDeep(text);
   const base = text.trim() === '' ? '{}' : text;
   const key = serversKeyFor(source);
   const edits = modify(base, [key, name], entry, { formattingOptions: detectFormatting(base) });
@@ -18,10 +21,21 @@ export function setServerInConfigText(text: string, source: McpConfigSource, nam
   return text.trim() === '' && !result.endsWith('\n') ? result + '\n' : result;
 }
 
-/** Removes one server entry, keeping everything else as it was. Unknown names leave the text unchanged. */
+/**
+ * Removes one server entry, keeping everything else as it was. Unknown names leave the text unchanged.
+ * @throws Error when the text is nested too deep to edit.
+ */
 export function removeServerFromConfigText(text: string, source: McpConfigSource, name: string): string {
+  assertNotTooDeep(text);
   const edits = modify(text, [serversKeyFor(source), name], undefined, { formattingOptions: detectFormatting(text) });
   return applyEdits(text, edits);
+}
+
+/** The editing parser recurses once per level: refuse what would exhaust the stack. */
+function assertNotTooDeep(text: string): void {
+  if (findExcessNesting(text) !== undefined) {
+    throw new Error(`cannot edit a config nested deeper than ${MAX_CONFIG_NESTING} levels`);
+  }
 }
 
 /** Indentation and line endings as the file already uses them (defaults: two spaces, \n). */
@@ -33,9 +47,13 @@ export function detectFormatting(text: string): FormattingOptions {
   return { insertSpaces: true, tabSize: size, eol };
 }
 
-/** Whether the text parses as a JSON object (comments and trailing commas allowed). */
+/**
+ * Whether the text parses as a JSON object (comments and trailing commas allowed) that the edit
+ * functions above can safely work on (not nested too deep for the recursive parser).
+ */
 export function isEditableConfigText(text: string): boolean {
   if (text.trim() === '') return true;
+  if (findExcessNesting(text) !== undefined) return false;
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true });
   return errors.length === 0 && tree?.type === 'object';

@@ -24,7 +24,8 @@ function displayFile(file: string, relativeTo: string | undefined): string {
   }
   const relative = path.relative(relativeTo, file);
   // Outside the folder a `../../` path is harder to read than the absolute one.
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
+  const outside = relative === '..' || relative.startsWith(`..${path.sep}`);
+  if (relative === '' || outside || path.isAbsolute(relative)) {
     return file;
   }
   return relative;

@@ -11,6 +11,7 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 export function appendJsonPath(prefix: string, ...segments: readonly JsonPathSegment[]): string {
   let result = prefix;
   for (const segment of segments) {
+    // Stryker disable next-line ConditionalExpression,StringLiteral: a number is no identifier, so the quoted form is the same `[1]`
     if (typeof segment === 'number') {
       result += `[${segment}]`;
     } else if (IDENTIFIER.test(segment)) {

@@ -22,6 +22,7 @@ function parseValue(raw: string): string {
   const quote = raw[0];
   if (quote === "'" || quote === '"') {
     const end = closingQuote(raw, quote);
+    // Stryker disable next-line EqualityOperator: the closing quote is searched from index 1
     if (end > 0) {
       const inner = raw.slice(1, end);
       return quote === '"' ? inner.replace(/\\(.)/g, (escape, char: string) => ESCAPES[char] ?? escape) : inner;
@@ -33,6 +34,7 @@ function parseValue(raw: string): string {
 
 /** Index of the quote that closes `raw[0]`, skipping `\"` inside double quotes; -1 when none. */
 function closingQuote(raw: string, quote: string): number {
+  // Stryker disable next-line EqualityOperator: one step past the end reads undefined, which matches nothing
   for (let i = 1; i < raw.length; i++) {
     if (quote === '"' && raw[i] === '\\') {
       i++;

@@ -1,6 +1,7 @@
 import { getNodeValue, ParseError, parseTree, printParseErrorCode, stripComments } from 'jsonc-parser';
 import { isJsonObject, kindOf } from './configSchema';
 import { JsonLocator } from './JsonLocator';
+import { findExcessNesting, MAX_CONFIG_NESTING } from './jsonNesting';
 import { parseInputs } from './parseInputs';
 import { childScope, McpParseScope } from './parseScope';
 import { parseServerMap } from './parseServerMap';
@@ -11,7 +12,8 @@ const EMPTY: McpConfigLoadResult = { servers: [], errors: [] };
 /**
  * Parses the text of one config file. Comments and trailing commas are accepted everywhere; a
  * real syntax error is reported with its 1-based line and column and the file contributes no
- * servers. Never throws for content problems. Pure, so the editor can re-parse an unsaved buffer.
+ * servers, as does a file nested deeper than {@link MAX_CONFIG_NESTING} levels. Never throws for
+ * content problems. Pure, so the editor can re-parse an unsaved buffer.
  *
  * @param file absolute path, used in origins and errors
  * @param source decides the top-level key: `mcpServers` for `claude`, `servers` for `vscode` and
@@ -26,6 +28,12 @@ export function parseMcpConfigText(
 ): McpConfigLoadResult {
   if (text.charCodeAt(0) === 0xfeff) {
     text = text.slice(1); // Editors do not count a byte order mark as a column.
+  }
+  // Checked before parsing: the parser and the walks over its tree recurse once per level.
+  const tooDeep = findExcessNesting(text);
+  if (tooDeep !== undefined) {
+    const message = `nested deeper than ${MAX_CONFIG_NESTING} levels of objects and arrays`;
+    return { servers: [], errors: [{ file, ...new JsonLocator(text, undefined).positionAt(tooDeep), message }] };
   }
   const syntaxErrors: ParseError[] = [];
   const root = parseTree(text, syntaxErrors, { allowTrailingComma: true, disallowComments: false });
@@ -50,6 +58,7 @@ export function parseMcpConfigText(
       ? { servers: [], errors: [{ file, message: 'expected a "mcpServers" or "servers" object at top level' }] }
       : EMPTY;
   }
+  // Stryker disable next-line ArrayDeclaration: `inputs` is replaced before any definition is made
   const top: McpParseScope = { file, source, workspaceFolder, path: '', segments: [], locator, inputs: [] };
   if (!isJsonObject(document[key])) {
     return parseServerMap(document[key], childScope(top, key)); // Only the error; the rest is ignored.

@@ -49,7 +49,8 @@ export function parseServerEntry(name: string, raw: unknown, scope: McpParseScop
     return { definition: buildDefinition(name, {}, undefined, origin, scope, problem), errors: [error] };
   }
   const { value, issues } = validateServerEntry(raw);
-  const errors = issues.map((issue) => fail(issue.path, issue.message, 'value'));
+  // Stryker disable next-line StringLiteral: any anchor but 'key' points at the value
+  const errors = issues.map((issue) => fail(issue.path, issue.message, issue.anchor ?? 'value'));
   const transport = resolveTransport(raw, value ?? {});
   if (transport.issue) {
     const { path: issuePath, message } = transport.issue;
@@ -75,6 +76,7 @@ function resolveTransport(raw: Record<string, unknown>, fields: McpServerEntryFi
     return { type: undefined, issue: { path: [], message: 'needs "command" (stdio) or "url" (http/sse)' } };
   }
   if (fields.type === undefined) {
+    // Stryker disable next-line ObjectLiteral: `{}` has no type either
     return { type: undefined }; // `type` is not a string; already reported.
   }
   const kind = TRANSPORT_ALIASES.get(fields.type.toLowerCase());

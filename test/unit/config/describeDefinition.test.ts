@@ -25,3 +25,37 @@ describe('redaction for display', () => {
     expect(redactEnv({ A: 'plain', B: '${env:B}' })).toEqual({ A: '••••', B: '${env:B}' });
   });
 });
+
+describe('redaction edge cases', () => {
+  it('recognises secret names in their usual spellings', () => {
+    for (const name of ['APIKEY', 'api_key', 'Api-Key', 'privatekey', 'PRIVATE_KEY', 'private-key', 'x-auth', 'SESSION_ID', 'cookie', 'passwd']) {
+      expect(redactArgs([`${name}=v`]), name).toEqual([`${name}=••••`]);
+    }
+    expect(redactArgs(['privateXkey=v', 'apiXkey=v', 'port=80'])).toEqual(['privateXkey=v', 'apiXkey=v', 'port=80']);
+  });
+
+  it('masks a secret flag value only when one follows, and only after a real flag', () => {
+    expect(redactArgs(['--token', 'abc'])).toEqual(['--token', '••••']);
+    expect(redactArgs(['-token', 'abc'])).toEqual(['-token', '••••']);
+    expect(redactArgs(['--token', 'abc-'])).toEqual(['--token', '••••']);
+    expect(redactArgs(['run', '--token'])).toEqual(['run', '--token']);
+    expect(redactArgs(['--token', '--verbose'])).toEqual(['--token', '--verbose']);
+    expect(redactArgs(['x--token', 'abc'])).toEqual(['x--token', 'abc']);
+    expect(redactArgs(['--token.file', 'path'])).toEqual(['--token.file', 'path']);
+  });
+
+  it('masks a NAME=value pair whose value spans lines, and keeps only whole variable references', () => {
+    expect(redactArgs(['TOKEN=a\nb'])).toEqual(['TOKEN=••••']);
+    expect(redactArgs(['TOKEN=${input:t}', 'TOKEN=x${input:t}', 'TOKEN=${input:t}x'])).toEqual(['TOKEN=${input:t}', 'TOKEN=••••', 'TOKEN=••••']);
+    expect(redactEnv({ A: 'x${B}', C: '${D}y' })).toEqual({ A: '••••', C: '••••' });
+  });
+
+  it('keeps the scheme only of a value that starts with it', () => {
+    expect(redactHeaders({ A: 'Bearer  two-spaces', B: 'xBearer abc', C: 'token abc' })).toEqual({ A: 'Bearer ••••', B: '••••', C: 'token ••••' });
+  });
+
+  it('leaves a URL without a password as it is, and says when there is nothing to run', () => {
+    expect(redactUrl('http://user@h.example/mcp')).toBe('http://user@h.example/mcp');
+    expect(describeLaunch(base)).toBe('(no command or url)');
+  });
+});

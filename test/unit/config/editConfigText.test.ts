@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isEditableConfigText, parseMcpConfigText, removeServerFromConfigText, setServerInConfigText } from '../../../src/core/config';
+import { detectFormatting } from '../../../src/core/config/editConfigText';
 
 describe('editing config text', () => {
   const vscodeFile = `{
@@ -40,5 +41,40 @@ describe('editing config text', () => {
     expect(isEditableConfigText('')).toBe(true);
     expect(isEditableConfigText('{ "servers": ')).toBe(false);
     expect(isEditableConfigText('[]')).toBe(false);
+  });
+});
+
+describe('editing config text: formatting and edge cases', () => {
+  it('writes a new file in two-space JSON ending with a newline, also from whitespace only', () => {
+    const expected = '{\n  "mcpServers": {\n    "a": {\n      "command": "x"\n    }\n  }\n}\n';
+    expect(setServerInConfigText('', 'claude', 'a', { command: 'x' })).toBe(expected);
+    expect(setServerInConfigText(' \n\t', 'claude', 'a', { command: 'x' })).toBe(expected);
+  });
+
+  it('adds no final newline to a file that had none', () => {
+    const out = setServerInConfigText('{"servers": {}}', 'vscode', 'a', { command: 'x' });
+    expect(out.endsWith('}')).toBe(true);
+    expect(JSON.parse(out)).toEqual({ servers: { a: { command: 'x' } } });
+  });
+
+  it('keeps tabs and CRLF line endings when removing a server', () => {
+    const text = '{\r\n\t"servers": {\r\n\t\t"a": { "command": "x" },\r\n\t\t"b": { "command": "y" }\r\n\t}\r\n}';
+    expect(removeServerFromConfigText(text, 'vscode', 'a')).toBe(
+      '{\r\n\t"servers": {\r\n\t\t"b": {\r\n\t\t\t"command": "y"\r\n\t\t}\r\n\t}\r\n}',
+    );
+  });
+
+  it('detects indentation from the first indented line with content', () => {
+    expect(detectFormatting('{}')).toEqual({ insertSpaces: true, tabSize: 2, eol: '\n' });
+    expect(detectFormatting('{\r\n    "a": 1\r\n}')).toEqual({ insertSpaces: true, tabSize: 4, eol: '\r\n' });
+    expect(detectFormatting('{\n\t"a": 1\n}')).toEqual({ insertSpaces: false, tabSize: 1, eol: '\n' });
+    expect(detectFormatting('{\n    \n  "a": 1\n}')).toEqual({ insertSpaces: true, tabSize: 2, eol: '\n' });
+    expect(detectFormatting(`{\n${' '.repeat(12)}"a": 1\n}`)).toEqual({ insertSpaces: true, tabSize: 8, eol: '\n' });
+    expect(detectFormatting('{\n \t"a": 1\n}')).toEqual({ insertSpaces: true, tabSize: 2, eol: '\n' });
+  });
+
+  it('treats whitespace as editable and a comment-only text as not an object', () => {
+    expect(isEditableConfigText('  \n ')).toBe(true);
+    expect(isEditableConfigText('// nothing here')).toBe(false);
   });
 });

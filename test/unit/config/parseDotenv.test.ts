@@ -25,4 +25,18 @@ describe('parseDotenv', () => {
       G: '"unterminated',
     });
   });
+
+  it('takes a line only as a whole assignment, and quotes only at the start of a value', () => {
+    const text = [
+      'not an assignment y=1',
+      'export   SPACED=1',
+      'H=abca',
+      "I='C:\\'",
+      'J=#only a comment',
+      'K="tab\\there"',
+      "L='it''s'",
+      'M="a\\"b"',
+    ].join('\n');
+    expect(parseDotenv(text)).toEqual({ SPACED: '1', H: 'abca', I: 'C:\\', J: '', K: 'tab\there', L: 'it', M: 'a"b' });
+  });
 });

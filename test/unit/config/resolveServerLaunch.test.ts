@@ -254,3 +254,89 @@ describe('resolveServerLaunch: envFile and cwd', () => {
     expect(launch.env).toEqual({ V: '1' });
   });
 });
+
+describe('resolveServerLaunch: less common paths', () => {
+  it('refuses a definition without a transport that carries no problem', async () => {
+    const def: McpServerDefinition = { ...serverDef({ command: 'srv' }), type: undefined };
+    expect(await resolveServerLaunch(def, ctx())).toEqual({ ok: false, error: 'no transport type' });
+  });
+
+  it('leaves a missing url or command out rather than substituting it', async () => {
+    const remote: McpServerDefinition = { ...serverDef({ url: 'http://127.0.0.1:1/' }), url: undefined };
+    expect(await launchOf(remote, ctx())).toStrictEqual({ type: 'http', url: undefined, args: [], env: {}, headers: {} });
+    const local: McpServerDefinition = { ...serverDef({ command: 'srv' }), command: undefined };
+    expect((await launchOf(local, ctx())).command).toBeUndefined();
+  });
+
+  it('normalizes an absolute cwd made by a variable', async () => {
+    const def = serverDef({ command: 'srv', cwd: '${ROOT}/a/../b' });
+    expect((await launchOf(def, ctx({ ROOT: '/srv' }))).cwd).toBe(path.normalize('/srv/b'));
+  });
+
+  it('needs a folder for a relative envFile, naming the field', async () => {
+    const def: McpServerDefinition = {
+      ...serverDef({ command: 'srv', envFile: 'local.env' }, { folder: null }),
+      origin: { source: 'user', file: 'settings.json', jsonPath: 'mcpHarness.servers.s' },
+    };
+    expect(await errorOf(def, ctx())).toBe('relative envFile "local.env" needs a workspace folder to resolve against');
+  });
+
+  it('reports an envFile that cannot be read by its error code, or by what was thrown', async () => {
+    tmp.mkdir('env-dir');
+    const dir = serverDef({ command: 'srv', envFile: 'env-dir' });
+    expect(await errorOf(dir, ctx())).toBe(`cannot read envFile ${path.join(tmp.root, 'env-dir')} (EISDIR)`);
+    tmp.write('plain-file', 'x');
+    const underFile = serverDef({ command: 'srv', envFile: 'plain-file/.env' });
+    expect(await errorOf(underFile, ctx())).toBe(`envFile not found: ${path.join(tmp.root, 'plain-file', '.env')}`);
+    const def = serverDef({ command: 'srv', envFile: '/virtual/.env' });
+    const failing = (thrown: unknown) => ctx({}, { readFile: () => Promise.reject(thrown) });
+    expect(await errorOf(def, failing(new Error('vault locked')))).toBe('cannot read envFile /virtual/.env (vault locked)');
+    expect(await errorOf(def, failing('denied'))).toBe('cannot read envFile /virtual/.env (denied)');
+    expect(await errorOf(def, failing(null))).toBe('cannot read envFile /virtual/.env (null)');
+    expect(await errorOf(def, failing({ code: 'EACCES' }))).toBe('cannot read envFile /virtual/.env (EACCES)');
+  });
+
+  it('names the field of every kind in errors', async () => {
+    const stdio = serverDef({ command: 'srv', envFile: '${NO_FILE}' });
+    expect(await errorOf(stdio, ctx())).toBe('env var NO_FILE is not set (used in envFile)');
+    const remote = serverDef({ url: 'http://${NO_HOST}/', headers: { 'X-Key': '${NO_KEY}' } });
+    expect((await errorOf(remote, ctx())).split('; ')).toEqual([
+      'env var NO_HOST is not set (used in url)',
+      'env var NO_KEY is not set (used in headers["X-Key"])',
+    ]);
+  });
+
+  it('treats inherited object members as unset variables', async () => {
+    const def = serverDef({ command: 'srv', args: ['${constructor}', '${env:toString}'] });
+    expect((await errorOf(def, ctx())).split('; ')).toEqual([
+      'env var constructor is not set (used in args[0])',
+      'env var toString is not set (used in args[1])',
+    ]);
+    expect(findUnsetVariables(def, {})).toEqual(['constructor', 'toString']);
+  });
+
+  it('names the first field that uses an input it could not get', async () => {
+    const inputs = [{ id: 'key', type: 'promptString' }];
+    const def = serverDef({ command: 'srv', args: ['${input:key}'], env: { KEY: '${input:key}' } }, { inputs });
+    const resolver = new FakeInputResolver({});
+    expect(await errorOf(def, ctx({}, { inputResolver: resolver }))).toBe('input "key" was not provided (used in args[0])');
+    expect(resolver.asked).toEqual(['s:key']);
+  });
+
+  it('uses a default only when the variable is unset or empty', async () => {
+    const def = serverDef({ command: 'srv', args: ['${A:-d}', '${B:-d}', '${C:-d}'] });
+    expect((await launchOf(def, ctx({ A: 'set', B: '' }))).args).toEqual(['set', 'd', 'd']);
+  });
+
+  it('finds only unset environment variables, among text and other variables', () => {
+    const inputs = [{ id: 'k', type: 'promptString' }];
+    const def = serverDef({ command: 'srv', args: ['plain', 'a${A}b', '${input:k}', '${workspaceFolder}', '${userHome}', '${B:-x}'] }, { inputs });
+    expect(findUnsetVariables(def, {})).toEqual(['A']);
+  });
+
+  it('resolves only the fields of an sse server', async () => {
+    const def = serverDef({ type: 'sse', url: 'http://127.0.0.1:1/sse', env: { X: '${NOT_SET}' }, headers: { A: '${H}' } });
+    expect(findUnsetVariables(def, {})).toEqual(['H']);
+    expect(await launchOf(def, ctx({ H: 'h' }))).toEqual({ type: 'sse', url: 'http://127.0.0.1:1/sse', args: [], env: {}, headers: { A: 'h' } });
+  });
+});

@@ -171,4 +171,40 @@ describe('ArgumentValidator', () => {
     const args = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`p${i}`, i]));
     expect(check({ type: 'object', properties }, args)).toMatch(/; and 5 more$/);
   });
+
+  it('picks the draft from any $schema that names one, and 2020-12 for anything else', () => {
+    const { check, warnings } = setup();
+    const tuple = (meta: unknown) => ({
+      ...(meta === undefined ? {} : { $schema: meta }),
+      type: 'object',
+      properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }], prefixItems: [{ type: 'number' }] } },
+    });
+    // Draft-07 and 2019-09 read an array `items` as a tuple; 2020-12 reads `prefixItems` instead.
+    const firstItemError = (meta: unknown) => check(tuple(meta), { pair: [1, 'a'] });
+    expect(firstItemError('http://json-schema.org/draft-05/schema#')).toMatch(/"pair\[0\]": must be string/);
+    expect(firstItemError('http://json-schema.org/draft-07/schema')).toMatch(/"pair\[0\]": must be string/);
+    expect(firstItemError('https://json-schema.org/draft/2019-09/schema#')).toMatch(/"pair\[0\]": must be string/);
+    expect(warnings).toEqual([]);
+    const modern = { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'number' }] } } };
+    for (const meta of ['https://example.com/my-meta', 'http://json-schema.org/draft-08/schema', 7]) {
+      expect(check({ ...modern, $schema: meta }, { pair: ['a'] })).toBe('invalid arguments for mcp__srv__tool: "pair[0]": must be number');
+    }
+    expect(warnings).toEqual([]);
+  });
+
+  it('reports missing dependent arguments in both spellings', () => {
+    const { check } = setup();
+    const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', dependencies: { user: ['password'] } };
+    expect(check(draft07, { user: 'me' })).toBe('invalid arguments for mcp__srv__tool: missing required argument "password"');
+    const draft2020 = { type: 'object', dependentRequired: { user: ['password'] } };
+    expect(check(draft2020, { user: 'me' })).toBe('invalid arguments for mcp__srv__tool: missing required argument "password"');
+  });
+
+  it('unescapes / and ~ in argument names', () => {
+    const { check } = setup();
+    const schema = { type: 'object', properties: { 'a/b': { type: 'string' }, 'c~d': { type: 'string' }, '~1': { type: 'string' } } };
+    expect(check(schema, { 'a/b': 1, 'c~d': 2, '~1': 3 })).toBe(
+      'invalid arguments for mcp__srv__tool: "a/b": must be string; "c~d": must be string; "~1": must be string',
+    );
+  });
 });

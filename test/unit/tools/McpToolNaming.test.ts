@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  compareToolRefs,
   computeMcpToolNames,
   MAX_TOOL_NAME_LENGTH,
   mcpToolCandidateName,
@@ -48,6 +49,18 @@ describe('sanitizeToolNamePart', () => {
   });
 });
 
+describe('compareToolRefs', () => {
+  it('orders by server, then tool, by UTF-16 code units, and calls equal refs equal', () => {
+    expect(compareToolRefs(ref('a', 'z'), ref('b', 'a'))).toBe(-1);
+    expect(compareToolRefs(ref('b', 'a'), ref('a', 'z'))).toBe(1);
+    expect(compareToolRefs(ref('s', 'a'), ref('s', 'b'))).toBe(-1);
+    expect(compareToolRefs(ref('s', 'b'), ref('s', 'a'))).toBe(1);
+    expect(compareToolRefs(ref('s', 't'), ref('s', 't'))).toBe(0);
+    // Upper case sorts before lower case whatever the locale says.
+    expect(compareToolRefs(ref('Z', 't'), ref('a', 't'))).toBe(-1);
+  });
+});
+
 describe('mcpToolCandidateName', () => {
   it('prefixes the sanitized pair', () => {
     expect(mcpToolCandidateName(ref('my.server', 'read file'))).toBe('mcp__my_server__read_file');
@@ -77,6 +90,59 @@ describe('mcpToolCandidateName', () => {
     const edge = mcpToolCandidateName(ref('s', 'w'.repeat(64 - 'mcp__s__'.length)), 2);
     expect(edge).toHaveLength(MAX_TOOL_NAME_LENGTH);
     expect(edge).toMatch(/_[0-9a-f]{6}_2$/);
+  });
+});
+
+describe('the 64-character cap', () => {
+  // Literal numbers on purpose: these pin the limit providers enforce, not whatever the constant says.
+  const PREFIX = 'mcp__s__';
+  const toolFor = (length: number) => 't'.repeat(length - PREFIX.length);
+
+  it('is 64', () => {
+    expect(MAX_TOOL_NAME_LENGTH).toBe(64);
+  });
+
+  it('keeps a name of exactly 64 characters as it is', () => {
+    const name = mcpToolCandidateName(ref('s', toolFor(64)));
+    expect(name).toBe(PREFIX + toolFor(64));
+    expect(name).toHaveLength(64);
+  });
+
+  it('cuts a name that would be 65 characters to 64, ending in the pair hash', () => {
+    const name = mcpToolCandidateName(ref('s', toolFor(65)));
+    expect(name).toHaveLength(64);
+    expect(name).toMatch(/^mcp__s__t+_[0-9a-f]{6}$/);
+    expect(name.slice(0, 57)).toBe((PREFIX + toolFor(65)).slice(0, 57));
+  });
+
+  it('adds a numbered suffix without hashing while the result fits in 64', () => {
+    expect(mcpToolCandidateName(ref('s', toolFor(62)), 2)).toBe(`${PREFIX}${toolFor(62)}_2`);
+    const hashed = mcpToolCandidateName(ref('s', toolFor(63)), 2);
+    expect(hashed).toHaveLength(64);
+    expect(hashed).toMatch(/^mcp__s__t+_[0-9a-f]{6}_2$/);
+  });
+
+  it('gives colliding pairs at the boundary names of at most 64 characters', () => {
+    // Both sanitize to the same 64-character candidate; the loser must not grow to 66.
+    const table = computeMcpToolNames([], [ref('s', `${toolFor(63)}.`), ref('s', `${toolFor(63)}_`)]);
+    expect(table.get(`${PREFIX}${toolFor(63)}_`)).toEqual(ref('s', `${toolFor(63)}.`));
+    const [loser] = [...table.keys()].filter((name) => name !== `${PREFIX}${toolFor(63)}_`);
+    expect(loser).toHaveLength(64);
+    expect(loser).toMatch(/^mcp__s__t+_[0-9a-f]{6}_2$/);
+    expect(table.get(loser)).toEqual(ref('s', `${toolFor(63)}_`));
+  });
+
+  it('numbers the losers of a 62-character name _2 .. _9, then hashes each _10 past the cap', () => {
+    // Eleven pairs want the same 62-character name: _2 .. _9 still fit; `_10` does not, and
+    // since each hashed `_10` is distinct, the first free variant of both last losers is `_10`.
+    const tools = Array.from({ length: 11 }, (_, i) => `${toolFor(61)}${String.fromCharCode(33 + i)}`);
+    const table = computeMcpToolNames([], tools.map((t) => ref('s', t)));
+    const names = [...table.keys()];
+    expect(names).toHaveLength(11);
+    expect(names.filter((n) => n.length === 62)).toEqual([`${PREFIX}${toolFor(61)}_`]);
+    expect(names.filter((n) => /_[2-9]$/.test(n) && n.length === 64)).toHaveLength(8);
+    expect(names.filter((n) => /_[0-9a-f]{6}_10$/.test(n) && n.length === 64)).toHaveLength(2);
+    for (const name of names) expect(name.length).toBeLessThanOrEqual(64);
   });
 });
 
@@ -203,5 +269,45 @@ describe('McpToolNameTable', () => {
       const refs = [...state].flatMap(([server, list]) => list.map((tool) => ref(server, tool)));
       expect(rows(table.entries())).toEqual(rows(computeMcpToolNames(active, refs)));
     }
+  });
+});
+
+describe('McpToolNameTable bookkeeping', () => {
+  it('counts a tool listed twice by one server once', () => {
+    const table = new McpToolNameTable();
+    table.setServer('s', ['a', 'a', 'b']);
+    expect(table.size).toBe(2);
+    expect(rows(table.entries())).toEqual([
+      ['mcp__s__a', 's', 'a'],
+      ['mcp__s__b', 's', 'b'],
+    ]);
+  });
+
+  it('forgets every name of a removed server, and knows nothing of unknown ones', () => {
+    const table = new McpToolNameTable();
+    table.setServer('s', ['a', 'a.']);
+    expect(table.nameOf('s', 'a.')).toBe('mcp__s__a_');
+    expect(table.nameOf('s', 'a')).toBe('mcp__s__a');
+    table.setServer('s', ['a']);
+    expect(table.nameOf('s', 'a.')).toBeUndefined();
+    table.removeServer('s');
+    expect(table.nameOf('s', 'a')).toBeUndefined();
+    expect(table.resolve('mcp__s__a')).toBeUndefined();
+    expect(table.size).toBe(0);
+    expect(table.nameOf('never', 'a')).toBeUndefined();
+    table.removeServer('never');
+    expect(table.size).toBe(0);
+  });
+
+  it('moves a tool out of the way of a built-in and back, once per name', () => {
+    const table = new McpToolNameTable();
+    table.setServer('s', ['t']);
+    table.addBuiltin('mcp__s__t');
+    table.addBuiltin('mcp__s__t');
+    expect(table.nameOf('s', 't')).toBe('mcp__s__t_2');
+    table.removeBuiltin('mcp__s__t');
+    expect(table.nameOf('s', 't')).toBe('mcp__s__t');
+    table.removeBuiltin('mcp__s__t');
+    expect(table.nameOf('s', 't')).toBe('mcp__s__t');
   });
 });

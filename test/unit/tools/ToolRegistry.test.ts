@@ -233,3 +233,129 @@ describe('ToolRegistry server order', () => {
     expect(changes).toBe(1);
   });
 });
+
+describe('ToolRegistry details', () => {
+  it('exposes a built-in as it was registered, with annotations only when given', () => {
+    const { registry } = setup();
+    registry.registerBuiltin({ ...builtin('plain') });
+    registry.registerBuiltin({ ...builtin('marked'), annotations: { readOnlyHint: true } });
+    expect(registry.getTools()).toStrictEqual([
+      { name: 'plain', description: 'built-in plain', inputSchema: builtin('plain').inputSchema, source: { kind: 'builtin' } },
+      {
+        name: 'marked',
+        description: 'built-in marked',
+        inputSchema: builtin('marked').inputSchema,
+        annotations: { readOnlyHint: true },
+        source: { kind: 'builtin' },
+      },
+    ]);
+  });
+
+  it('ignores disposing an old registration once the name is registered again', () => {
+    const { registry } = setup();
+    const first = registry.registerBuiltin(builtin('search'));
+    first.dispose();
+    registry.registerBuiltin(builtin('search'));
+    first.dispose();
+    expect(registry.resolve('search')?.kind).toBe('builtin');
+    expect(() => registry.registerBuiltin(builtin('search'))).toThrow(/already registered/);
+  });
+
+  it('frees the names of a removed server for the tools that were suffixed', () => {
+    const { registry, changes } = setup();
+    registry.setServerTools('a.b', [tool('x')]);
+    registry.setServerTools('a_b', [tool('x')]);
+    expect(registry.resolve('mcp__a_b__x_2')).toMatchObject({ server: 'a_b' });
+    registry.removeServer('a.b');
+    expect(registry.resolve('mcp__a_b__x')).toMatchObject({ server: 'a_b' });
+    expect(registry.resolve('mcp__a_b__x_2')).toBeUndefined();
+    expect(changes()).toBe(3);
+    // A server that never had tools leaves without a change.
+    registry.setServerTools('empty', []);
+    registry.removeServer('empty');
+    expect(changes()).toBe(3);
+  });
+
+  it('applies a new server order whenever it differs, and only then', () => {
+    const { registry, changes } = setup();
+    for (const server of ['c', 'b', 'a']) registry.setServerTools(server, [tool('t')]);
+    const order = () => registry.getTools().map((t) => (t.source.kind === 'mcp' ? t.source.server : ''));
+    expect(order()).toEqual(['c', 'b', 'a']);
+    registry.setServerOrder(['a', 'b', 'c']);
+    expect(order()).toEqual(['a', 'b', 'c']);
+    // Only `a` keeps its place: the rest must still move.
+    // A shorter order: servers not named follow in the order first added.
+    registry.setServerOrder(['a']);
+    expect(order()).toEqual(['a', 'c', 'b']);
+    registry.setServerOrder(['a', 'b', 'c']);
+    registry.setServerOrder(['a', 'c', 'b']);
+    expect(order()).toEqual(['a', 'c', 'b']);
+    registry.setServerOrder(['b']);
+    expect(order()).toEqual(['b', 'c', 'a']);
+    const before = changes();
+    registry.setServerOrder(['b']);
+    expect(changes()).toBe(before);
+  });
+
+  it('does not announce a new order while it cannot change the list', () => {
+    const { registry, changes } = setup();
+    registry.setServerOrder(['x', 'y']);
+    registry.setServerTools('x', [tool('t')]);
+    expect(changes()).toBe(1);
+    registry.setServerOrder(['y', 'x']);
+    expect(changes()).toBe(1);
+  });
+
+  it('returns the same list and tool objects until something changes', () => {
+    const { registry } = setup();
+    registry.setServerTools('s', [tool('a')]);
+    const list = registry.getTools();
+    expect(registry.getTools()).toBe(list);
+    expect(registry.getTool('mcp__s__a')).toBe(list[0]);
+    registry.setServerTools('s', [tool('a'), tool('b')]);
+    expect(registry.getTools()).not.toBe(list);
+    expect(registry.getTool('mcp__s__a')).toBe(list[0]);
+    expect(registry.getTool('mcp__s__missing')).toBeUndefined();
+  });
+
+  it('exposes outputSchema and title only when the server gave them', () => {
+    const { registry } = setup();
+    const outputSchema = { type: 'object', properties: { n: { type: 'number' } } };
+    registry.setServerTools('s', [tool('rich', { outputSchema: outputSchema as Tool['outputSchema'], title: 'Rich' }), tool('bare')]);
+    expect(registry.getTools()).toStrictEqual([
+      { name: 'mcp__s__rich', description: '', inputSchema: { type: 'object' }, outputSchema, title: 'Rich', source: { kind: 'mcp', server: 's', tool: 'rich' } },
+      { name: 'mcp__s__bare', description: '', inputSchema: { type: 'object' }, source: { kind: 'mcp', server: 's', tool: 'bare' } },
+    ]);
+  });
+
+  it('says exactly why it skipped a listed tool, and survives a list that is not an array', () => {
+    const { registry, warnings } = setup();
+    registry.setServerTools('liar', lying([7, { description: 'nameless' }, { name: 'ok' }, { name: 'ok' }]));
+    expect(warnings).toEqual([
+      'server "liar": skipped a tool that is not an object',
+      'server "liar": skipped a tool without a name',
+      'server "liar": skipped a second tool named "ok"',
+    ]);
+    registry.setServerTools('worse', null as unknown as Tool[]);
+    expect(registry.getTools().map((t) => t.name)).toEqual(['mcp__liar__ok']);
+    expect(warnings).toHaveLength(3);
+  });
+
+  it('names a built-in tool whose schema does not compile as built-in in the warning', () => {
+    const { registry, warnings } = setup();
+    registry.registerBuiltin({ ...builtin('odd'), inputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } } });
+    expect(registry.validateArguments('odd', {})).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^built-in tool "odd": input schema cannot be compiled/);
+  });
+
+  it('treats a tool that cannot be fingerprinted as changed on every listing', () => {
+    const { registry, changes } = setup();
+    const annotations = { big: 1n } as unknown as Tool['annotations'];
+    registry.setServerTools('s', [tool('t', { annotations, inputSchema: { type: 'object', title: 'first' } })]);
+    expect(changes()).toBe(1);
+    registry.setServerTools('s', [tool('t', { annotations, inputSchema: { type: 'object', title: 'second' } })]);
+    expect(changes()).toBe(2);
+    expect(registry.getTool('mcp__s__t')?.inputSchema).toEqual({ type: 'object', title: 'second' });
+  });
+});

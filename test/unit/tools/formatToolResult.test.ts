@@ -115,11 +115,49 @@ describe('formatToolResult', () => {
   });
 });
 
+describe('formatToolResult: fields a server may leave out or get wrong', () => {
+  const textOf = (content: unknown[], extra: Record<string, unknown> = {}) => formatToolResult(lying({ content, ...extra })).text;
+
+  it('shows structuredContent when no block is real text, even if a block claims to be', () => {
+    const structuredContent = { a: 1 };
+    expect(textOf([{ type: 'text', text: 42 }], { structuredContent })).toBe('{"a":1}\n[malformed text content]');
+    expect(textOf([{ type: 'note', text: 'hi' }], { structuredContent })).toBe('{"a":1}\n[unsupported content type "note"]');
+    expect(textOf([{ type: 'text', text: '' }], { structuredContent })).toBe('(no output)');
+  });
+
+  it('names media without a usable mime type "unknown type"', () => {
+    expect(textOf([{ type: 'audio', mimeType: '', data: base64Of(10) }])).toBe('[audio unknown type, 10 B]');
+    expect(textOf([{ type: 'image', mimeType: 7, data: base64Of(3) }])).toBe('[image unknown type, 3 B]');
+  });
+
+  it('describes embedded resources with missing or odd fields', () => {
+    expect(textOf([{ type: 'resource', resource: { blob: base64Of(5) } }])).toBe('[resource (no uri), 5 B]');
+    expect(textOf([{ type: 'resource', resource: { uri: 7, text: 'body' } }])).toBe('[resource (no uri)]\nbody');
+    expect(textOf([{ type: 'resource', resource: { uri: 'u:x', mimeType: '' } }])).toBe('[resource u:x]');
+    expect(textOf([{ type: 'resource', resource: { uri: 'u:x', mimeType: 3, blob: 4 } }])).toBe('[resource u:x]');
+    expect(textOf([{ type: 'resource', resource: { uri: 'u:x', mimeType: 'image/png' } }])).toBe('[resource u:x, image/png]');
+  });
+
+  it('falls back to the uri for a link without a usable name, and drops an empty description', () => {
+    expect(textOf([{ type: 'resource_link', uri: 'u:a', name: '' }])).toBe('[u:a](u:a)');
+    expect(textOf([{ type: 'resource_link', uri: 'u:a', name: 5, description: '' }])).toBe('[u:a](u:a)');
+    expect(textOf([{ type: 'resource_link', uri: 'u:a', name: 'A', description: 9 }])).toBe('[A](u:a)');
+  });
+});
+
 describe('truncateText', () => {
   it('never splits a surrogate pair', () => {
     const text = `ab${'😀'.repeat(3)}`; // a, b, then three 2-unit characters: 8 units
     expect(truncateText(text, 3)).toBe('ab\n…[output truncated: 6 of 8 characters omitted]');
     expect(truncateText(text, 4)).toBe('ab😀\n…[output truncated: 4 of 8 characters omitted]');
+    expect(truncateText('a😀b', 2)).toBe('a\n…[output truncated: 3 of 4 characters omitted]');
+  });
+
+  it('treats the first and last high surrogates (U+D800, U+DBFF) as the start of a pair', () => {
+    expect(truncateText('a\ud800\udc00', 2)).toBe('a\n…[output truncated: 2 of 3 characters omitted]');
+    expect(truncateText('a\udbff\udfff', 2)).toBe('a\n…[output truncated: 2 of 3 characters omitted]');
+    // A low surrogate or an ordinary character at the cut is kept.
+    expect(truncateText('ab\udc00', 2)).toBe('ab\n…[output truncated: 1 of 3 characters omitted]');
   });
 
   it('exceeds the cap by at most the note', () => {

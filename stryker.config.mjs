@@ -1,0 +1,28 @@
+// Mutation testing of the pure core: `npm run test:mutation`. Reports go to reports/mutation/.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.stryker.config.mts' },
+  coverageAnalysis: 'perTest',
+  mutate: [
+    'src/core/config/**/*.ts',
+    'src/core/tools/**/*.ts',
+    'src/core/permissions/**/*.ts',
+    'src/core/agent/**/*.ts',
+    // Built-in tools touch the file system and processes; the integration tests cover them.
+    '!src/core/tools/builtin/**',
+    // Declarations only: nothing to mutate.
+    '!src/core/**/types.ts',
+    '!src/core/config/launchTypes.ts',
+    '!src/core/tools/ILogger.ts',
+    '!src/core/**/index.ts',
+  ],
+  thresholds: { high: 90, low: 85, break: 98 },
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  concurrency: 2,
+  timeoutMS: 10_000,
+};
