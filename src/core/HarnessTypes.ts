@@ -56,6 +56,8 @@ export interface HarnessServer {
 export interface HarnessTool {
   /** The exposed name to pass to `callTool`. */
   readonly name: string;
+  /** The server's display title, when it gave one. */
+  readonly title?: string;
   readonly description: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly annotations?: Tool['annotations'];

@@ -10,6 +10,7 @@ import { isServingState, type McpLogEntry, type McpServerSnapshot } from './mcp/
 import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from './mcp/serverEnvironment';
 import { DEFAULT_MAX_OUTPUT_CHARS, errorResult, formatToolResult } from './tools/formatToolResult';
 import { ToolRegistry } from './tools/ToolRegistry';
+import { ToolSearchCache } from './agent/ToolSearch';
 import type { BuiltinTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
 
@@ -46,6 +47,7 @@ export class McpHarness {
   private _started: Promise<void> | undefined;
   private _applying: Promise<void> = Promise.resolve();
   private _disposed: Promise<void> | undefined;
+  private _toolSearch: ToolSearchCache | undefined;
 
   constructor(options: HarnessOptions = {}) {
     this._options = options;
@@ -86,12 +88,22 @@ export class McpHarness {
   tools(): HarnessTool[] {
     return this.registry.getTools().map((t) => ({
       name: t.name,
+      ...(t.title !== undefined ? { title: t.title } : {}),
       description: t.description,
       inputSchema: t.inputSchema,
       annotations: t.annotations,
       server: t.source.kind === 'mcp' ? t.source.server : undefined,
       originalName: t.source.kind === 'mcp' ? t.source.tool : t.name,
     }));
+  }
+
+  /**
+   * The tools best matching `query` (names, titles, descriptions, parameter names), best
+   * first; at most `limit` (default 8). The index is rebuilt only when the tools change.
+   */
+  searchTools(query: string, options: { limit?: number } = {}): HarnessTool[] {
+    this._toolSearch ??= new ToolSearchCache();
+    return this._toolSearch.search(this.tools(), query, options);
   }
 
   configErrors(): readonly McpConfigError[] {

@@ -30,3 +30,5 @@ export type { IDisposable } from './base/lifecycle';
 export { HARNESS_VERSION } from './version';
 export { diagnoseServer } from './diagnoseServer';
 export type { McpDiagnostic, DiagnoseOptions } from './diagnoseServer';
+export * from './agent';
+export * from './permissions';

@@ -1,3 +1,5 @@
+import type { PoisoningHit } from '../permissions/types';
+
 /**
  * The agent's contracts: what a model provider speaks and what a turn reports. Editor-agnostic;
  * adapters (Anthropic, OpenAI-compatible, VS Code's Language Model API in the shell) translate a
@@ -95,6 +97,8 @@ export type AgentEvent =
       /** Result text (done/error), or the denial reason. */
       readonly output?: string;
       readonly durationMs?: number;
+      /** Poisoning-scan hits: the tool's definition while waiting for approval, its result when done. */
+      readonly warnings?: readonly PoisoningHit[];
     }
   | { readonly type: 'usage'; readonly inputTokens?: number; readonly outputTokens?: number }
   | { readonly type: 'error'; readonly message: string; readonly kind: ModelProviderErrorKind | 'step_limit' }

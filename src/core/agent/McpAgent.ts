@@ -1,0 +1,201 @@
+import type { HarnessTool } from '../HarnessTypes';
+import type { IAuditSink } from '../permissions/AuditLog';
+import type { IToolCallGate } from '../permissions/PermissionGate';
+import { TOOL_OUTPUT_NOTE, wrapToolOutput } from './toolOutput';
+import { ToolCallRunner, parseToolArguments, type AgentCallTool, type ToolResultMessage } from './ToolCallRunner';
+import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC, ToolSearchCache, exceedsToolBudget, toModelToolSpec, type ToolSearchBudget } from './ToolSearch';
+import { ModelProviderError, type AgentEvent, type ChatMessage, type IModelProvider, type ModelProviderErrorKind, type ModelToolCall, type ModelToolSpec } from './types';
+
+export const DEFAULT_MAX_STEPS = 25;
+
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are an assistant in a code editor. You can call the tools offered to you; the user approves each call. Use tools when they help, and answer briefly.';
+
+export interface McpAgentOptions {
+  /** The enabled tools, read at every step so names resolve against the current servers. */
+  tools(): readonly HarnessTool[];
+  /** The harness's `callTool` (timeout, cancellation and output cap are its job). */
+  readonly callTool: AgentCallTool;
+  readonly provider: IModelProvider;
+  readonly gate: IToolCallGate;
+  readonly audit?: IAuditSink;
+  /** Model steps per turn before the loop stops and says so (default 25). */
+  readonly maxSteps?: number;
+  /** Replaces the default system prompt; the note about tool output is always added. */
+  readonly systemPrompt?: string;
+  /** Model id passed to the provider. */
+  readonly model?: string;
+  readonly maxOutputTokens?: number;
+  /** When to offer `search_tools` instead of every schema; `false` never does. */
+  readonly toolSearch?: ToolSearchBudget | false;
+  /** Clock for durations (ms). */
+  now?(): number;
+}
+
+export interface AgentTurnOptions {
+  readonly signal: AbortSignal;
+  onEvent?(event: AgentEvent): void;
+}
+
+export type AgentEndReason = Extract<AgentEvent, { type: 'end' }>['reason'];
+
+export interface AgentTurnResult {
+  /** The messages this turn added (the user's first), to keep in the conversation. */
+  readonly messages: ChatMessage[];
+  readonly reason: AgentEndReason;
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+}
+
+/**
+ * The agent loop: sends the conversation and the enabled tools to a model, runs the tool calls of
+ * each step concurrently (each through the permission gate, then `callTool`), gives results back,
+ * and repeats until the model answers without tools or the step limit is reached.
+ */
+export class McpAgent {
+  private readonly _runner: ToolCallRunner;
+  private readonly _search = new ToolSearchCache();
+
+  constructor(private readonly _options: McpAgentOptions) {
+    this._runner = new ToolCallRunner({ callTool: _options.callTool, gate: _options.gate, audit: _options.audit, now: _options.now });
+  }
+
+  /** Runs one user turn. Never throws for provider or tool failures: they end the turn as events. */
+  async runTurn(history: readonly ChatMessage[], userText: string, options: AgentTurnOptions): Promise<AgentTurnResult> {
+    const { signal } = options;
+    const emit = (event: AgentEvent): void => {
+      try {
+        options.onEvent?.(event);
+      } catch {
+        // A host's listener must not break the turn.
+      }
+    };
+    const added: ChatMessage[] = [{ role: 'user', content: userText }];
+    const context: ChatMessage[] = [...history, ...added];
+    const usage = { inputTokens: 0, outputTokens: 0 };
+    const found = new Set<string>();
+    const maxSteps = Math.max(1, this._options.maxSteps ?? DEFAULT_MAX_STEPS);
+    const end = (reason: AgentEndReason): AgentTurnResult => {
+      emit({ type: 'end', reason });
+      return { messages: added, reason, usage };
+    };
+    const push = (...messages: ChatMessage[]) => {
+      added.push(...messages);
+      context.push(...messages);
+    };
+
+    for (let step = 1; ; step++) {
+      if (signal.aborted) return end('stopped');
+      const enabled = this._options.tools();
+      const plan = this._plan(enabled, context, found);
+      let text = '';
+      const calls: ModelToolCall[] = [];
+      try {
+        const request = { system: plan.system, messages: [...context], tools: plan.tools, ...(this._options.model ? { model: this._options.model } : {}), ...(this._options.maxOutputTokens ? { maxOutputTokens: this._options.maxOutputTokens } : {}) };
+        for await (const event of this._options.provider.stream(request, signal)) {
+          if (event.type === 'text') {
+            text += event.delta;
+            emit(event);
+          } else if (event.type === 'tool_call') calls.push(event.call);
+          else if (event.type === 'usage') {
+            usage.inputTokens += event.inputTokens ?? 0;
+            usage.outputTokens += event.outputTokens ?? 0;
+            emit(event);
+          }
+        }
+      } catch (err) {
+        if (text) push({ role: 'assistant', content: text });
+        if (signal.aborted) return end('stopped');
+        emit({ type: 'error', message: describeError(err), kind: errorKind(err) });
+        return end('error');
+      }
+      if (signal.aborted) {
+        if (text) push({ role: 'assistant', content: text });
+        return end('stopped');
+      }
+      push({ role: 'assistant', content: text, ...(calls.length ? { toolCalls: calls } : {}) });
+      if (calls.length === 0) return end('done');
+
+      if (step >= maxSteps) {
+        push(...calls.map((call) => this._notRun(call, plan.byName.get(call.name), maxSteps, emit)));
+        emit({ type: 'error', kind: 'step_limit', message: `Stopped after ${maxSteps} model steps, the step limit for one turn. Send another message to let the model continue.` });
+        return end('step_limit');
+      }
+      const results = await Promise.all(calls.map((call) => this._runCall(call, plan, enabled, found, signal, emit)));
+      push(...results);
+      if (signal.aborted) return end('stopped');
+    }
+  }
+
+  /** What the model is offered this step: every tool, or `search_tools` plus the tools used or found. */
+  private _plan(enabled: readonly HarnessTool[], context: readonly ChatMessage[], found: ReadonlySet<string>) {
+    const byName = new Map(enabled.map((t) => [t.name, t]));
+    const budget = this._options.toolSearch;
+    const searching = budget !== false && exceedsToolBudget(enabled, budget);
+    let tools: ModelToolSpec[];
+    if (!searching) tools = enabled.map(toModelToolSpec);
+    else {
+      const used = new Set(found);
+      for (const message of context) if (message.role === 'assistant') for (const call of message.toolCalls ?? []) used.add(call.name);
+      tools = [SEARCH_TOOLS_SPEC, ...enabled.filter((t) => used.has(t.name)).map(toModelToolSpec)];
+    }
+    const system = [this._options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, TOOL_OUTPUT_NOTE].join('\n\n');
+    return { tools, byName, searching, system };
+  }
+
+  private async _runCall(
+    call: ModelToolCall,
+    plan: { byName: ReadonlyMap<string, HarnessTool>; searching: boolean },
+    enabled: readonly HarnessTool[],
+    found: Set<string>,
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+  ): Promise<ToolResultMessage> {
+    if (call.name === SEARCH_TOOLS_NAME && plan.searching && !plan.byName.has(SEARCH_TOOLS_NAME)) return this._searchCall(call, enabled, found, emit);
+    return (await this._runner.run(call, plan.byName.get(call.name), signal, emit)).message;
+  }
+
+  /** `search_tools` runs here: it reads only tool definitions, so it needs no approval. */
+  private _searchCall(call: ModelToolCall, enabled: readonly HarnessTool[], found: Set<string>, emit: (event: AgentEvent) => void): ToolResultMessage {
+    const parsed = parseToolArguments(call.arguments);
+    const query = parsed.ok && typeof parsed.value.query === 'string' ? parsed.value.query : undefined;
+    const limit = parsed.ok && typeof parsed.value.limit === 'number' ? Math.min(25, parsed.value.limit) : undefined;
+    let text: string;
+    let isError = false;
+    if (query === undefined) {
+      isError = true;
+      text = parsed.ok ? 'search_tools needs a "query" string.' : `The arguments for "search_tools" are ${parsed.problem}.`;
+    } else {
+      const hits = this._search.search(enabled, query, limit === undefined ? {} : { limit });
+      for (const hit of hits) found.add(hit.name);
+      text = hits.length
+        ? JSON.stringify({ tools: hits.map(toModelToolSpec), note: 'These tools can be called from the next step on.' })
+        : `No tool matches "${query}". Try other words.`;
+    }
+    emit({ type: 'tool_call', callId: call.id, toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, durationMs: 0 });
+    return { role: 'tool', toolCallId: call.id, toolName: call.name, content: wrapToolOutput(call.name, text, isError), isError };
+  }
+
+  private _notRun(call: ModelToolCall, tool: HarnessTool | undefined, maxSteps: number, emit: (event: AgentEvent) => void): ToolResultMessage {
+    const text = `Not run: the step limit of ${maxSteps} model steps for one turn was reached.`;
+    const parsed = parseToolArguments(call.arguments);
+    emit({
+      type: 'tool_call',
+      callId: call.id,
+      toolName: call.name,
+      ...(tool?.server !== undefined ? { server: tool.server } : {}),
+      arguments: parsed.ok ? parsed.value : call.arguments,
+      state: 'cancelled',
+      output: text,
+    });
+    return { role: 'tool', toolCallId: call.id, toolName: call.name, content: wrapToolOutput(call.name, text, true), isError: true };
+  }
+}
+
+function describeError(err: unknown): string {
+  if (err instanceof ModelProviderError) return err.message;
+  return `The model request failed: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+function errorKind(err: unknown): ModelProviderErrorKind {
+  return err instanceof ModelProviderError ? err.kind : 'other';
+}

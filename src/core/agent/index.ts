@@ -1,0 +1,31 @@
+/** The agent: loop, tool search, direct commands and model providers. */
+export type * from './types';
+export { ModelProviderError } from './types';
+export { McpAgent, DEFAULT_MAX_STEPS, DEFAULT_SYSTEM_PROMPT } from './McpAgent';
+export type { McpAgentOptions, AgentTurnOptions, AgentTurnResult, AgentEndReason } from './McpAgent';
+export { ToolCallRunner, toPermissionTool, parseToolArguments } from './ToolCallRunner';
+export type { AgentCallTool, ToolCallOutcome, ToolResultMessage, ToolCallRunnerOptions } from './ToolCallRunner';
+export {
+  ToolSearchIndex,
+  ToolSearchCache,
+  SEARCH_TOOLS_NAME,
+  SEARCH_TOOLS_SPEC,
+  DEFAULT_MAX_TOOLS,
+  DEFAULT_MAX_SCHEMA_SHARE,
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_SEARCH_LIMIT,
+  estimateTokens,
+  estimateSchemaTokens,
+  exceedsToolBudget,
+  toModelToolSpec,
+} from './ToolSearch';
+export type { ToolSearchBudget } from './ToolSearch';
+export { TOOL_OUTPUT_NOTE, wrapToolOutput } from './toolOutput';
+export { DirectCommands, parseDirectCommand, DIRECT_COMMANDS_HELP } from './DirectCommands';
+export type { DirectCommand, DirectCommandsOptions } from './DirectCommands';
+export { OpenAiCompatibleProvider, DEFAULT_OPENAI_BASE_URL, toOpenAiMessages } from './providers/OpenAiCompatibleProvider';
+export type { OpenAiCompatibleProviderOptions } from './providers/OpenAiCompatibleProvider';
+export { AnthropicProvider, DEFAULT_ANTHROPIC_BASE_URL, toAnthropicMessages } from './providers/AnthropicProvider';
+export type { AnthropicProviderOptions } from './providers/AnthropicProvider';
+export { isLoopbackUrl, hostOf, resolveApiKey, retryAfterMs, LOOPBACK_PLACEHOLDER_KEY, DEFAULT_MAX_ATTEMPTS } from './providers/providerSupport';
+export type { RetryOptions, SleepFn } from './providers/providerSupport';

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { redactSecrets } from './redactSecrets';
+import type { PermissionDecider } from './types';
+
+/** The start of an MCP call, written before the request goes out. */
+export interface AuditStart {
+  readonly server?: string;
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly decider: PermissionDecider;
+}
+
+export type AuditOutcome = 'ok' | 'error' | 'cancelled';
+
+/** What the loop needs of an audit log. */
+export interface IAuditSink {
+  /** Records a call that was allowed and is starting; returns the entry's id. */
+  start(entry: AuditStart): string;
+  /** Completes the entry `id`. */
+  end(id: string, result: { readonly outcome: AuditOutcome; readonly outputChars: number; readonly error?: string }): void;
+  /** Records a call that was denied (it never reached a server). */
+  denied(entry: Omit<AuditStart, 'decider'> & { readonly decider: PermissionDecider; readonly reason?: string }): void;
+}
+
+/** One JSON line of the audit file. */
+export type AuditLine =
+  | { readonly id: string; readonly event: 'start'; readonly time: string; readonly server?: string; readonly tool: string; readonly arguments: unknown; readonly decider: PermissionDecider }
+  | { readonly id: string; readonly event: 'end'; readonly time: string; readonly server?: string; readonly tool: string; readonly durationMs: number; readonly outcome: AuditOutcome; readonly outputChars: number; readonly error?: string }
+  | { readonly id: string; readonly event: 'denied'; readonly time: string; readonly server?: string; readonly tool: string; readonly arguments: unknown; readonly decider: PermissionDecider; readonly reason?: string };
+
+export interface AuditLogOptions {
+  /** Clock (ms since the epoch). */
+  now?(): number;
+  /** Told when a line could not be written; the call goes on regardless. */
+  onError?(error: unknown): void;
+}
+
+/**
+ * JSON lines, one `start` line when a call begins and one `end` line with the same id when it ends,
+ * so a window closed mid-call leaves its entry. Writes are appended in order and never throw into
+ * the caller; arguments are stored with secret-looking values redacted.
+ */
+export class AuditLog implements IAuditSink {
+  private readonly _open = new Map<string, { server?: string; tool: string; startedAt: number }>();
+  private _writing: Promise<void> = Promise.resolve();
+  private _dirMade = false;
+
+  constructor(
+    readonly filePath: string,
+    private readonly _options: AuditLogOptions = {},
+  ) {}
+
+  start(entry: AuditStart): string {
+    const id = randomUUID();
+    const now = this._now();
+    this._open.set(id, { server: entry.server, tool: entry.tool, startedAt: now });
+    this._append({ id, event: 'start', time: new Date(now).toISOString(), server: entry.server, tool: entry.tool, arguments: redactSecrets(entry.arguments), decider: entry.decider });
+    return id;
+  }
+
+  end(id: string, result: { readonly outcome: AuditOutcome; readonly outputChars: number; readonly error?: string }): void {
+    const open = this._open.get(id);
+    if (!open) return;
+    this._open.delete(id);
+    const now = this._now();
+    this._append({
+      id,
+      event: 'end',
+      time: new Date(now).toISOString(),
+      server: open.server,
+      tool: open.tool,
+      durationMs: now - open.startedAt,
+      outcome: result.outcome,
+      outputChars: result.outputChars,
+      ...(result.error !== undefined ? { error: result.error } : {}),
+    });
+  }
+
+  denied(entry: Omit<AuditStart, 'decider'> & { readonly decider: PermissionDecider; readonly reason?: string }): void {
+    this._append({
+      id: randomUUID(),
+      event: 'denied',
+      time: new Date(this._now()).toISOString(),
+      server: entry.server,
+      tool: entry.tool,
+      arguments: redactSecrets(entry.arguments),
+      decider: entry.decider,
+      ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+    });
+  }
+
+  /** Resolves when every line so far is on disk (or failed). */
+  flush(): Promise<void> {
+    return this._writing;
+  }
+
+  private _append(line: AuditLine): void {
+    const text = `${JSON.stringify(line)}\n`;
+    this._writing = this._writing.then(async () => {
+      try {
+        if (!this._dirMade) {
+          await fs.promises.mkdir(path.dirname(this.filePath), { recursive: true });
+          this._dirMade = true;
+        }
+        await fs.promises.appendFile(this.filePath, text, 'utf8');
+      } catch (err) {
+        this._options.onError?.(err);
+      }
+    });
+  }
+
+  private _now(): number {
+    return this._options.now?.() ?? Date.now();
+  }
+}

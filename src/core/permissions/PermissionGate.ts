@@ -1,0 +1,135 @@
+import { alwaysAsks, approvalKey, evaluatePermission, type PermissionRules, type RememberedApproval } from './evaluatePermission';
+import { scanTool } from './scanPoisoning';
+import { pinTool } from './toolPin';
+import type { IApprovalStore, IPermissionPrompter, PermissionAnswer, PermissionDecision, PermissionTool, PoisoningHit } from './types';
+
+/** One call to decide on. */
+export interface PermissionCheck {
+  readonly callId: string;
+  readonly tool: PermissionTool;
+  readonly arguments: unknown;
+}
+
+export interface PermissionCheckOptions {
+  readonly signal: AbortSignal;
+  /** Called just before a person is asked (the card appears), not when a rule or memory decides. */
+  onAsk?(request: { readonly changedSinceApproval?: string; readonly warnings: readonly PoisoningHit[] }): void;
+}
+
+/** What the agent loop needs of a gate. */
+export interface IToolCallGate {
+  check(call: PermissionCheck, options: PermissionCheckOptions): Promise<PermissionDecision>;
+}
+
+export interface PermissionGateOptions {
+  readonly prompter: IPermissionPrompter;
+  /** Where "Always allow in this workspace" is kept; in memory when absent. */
+  readonly store?: IApprovalStore;
+  /** Current rules, read at every check (settings can change between calls). */
+  rules?(): PermissionRules;
+}
+
+/**
+ * Applies `evaluatePermission` to each call and asks the injected prompter when it says `ask`.
+ * Remembers session, server-session and workspace choices, each bound to the tool's pin.
+ * Fails closed: a prompter that throws, or a stop while the card is open, denies the call.
+ */
+export class PermissionGate implements IToolCallGate {
+  private readonly _session = new Map<string, RememberedApproval>();
+  private readonly _serverSession = new Map<string, Map<string, RememberedApproval>>();
+  private _workspace: Promise<Map<string, RememberedApproval>> | undefined;
+  private _memoryStore: Record<string, string> = {};
+
+  constructor(private readonly _options: PermissionGateOptions) {}
+
+  /** Decides one call: allow or deny, with who decided. */
+  async check(call: PermissionCheck, options: PermissionCheckOptions): Promise<PermissionDecision> {
+    const pin = pinTool(call.tool);
+    const workspace = await this._loadWorkspace();
+    const rules = this._options.rules?.() ?? {};
+    const result = evaluatePermission({
+      tool: call.tool,
+      pin,
+      arguments: call.arguments,
+      rules,
+      remembered: { session: this._session, workspace, serverSession: this._serverSession },
+    });
+    if (result.outcome === 'deny') return result;
+    if (result.outcome === 'allow') {
+      if (result.decider.by === 'remembered' && result.decider.scope === 'server_session') {
+        this._serverSession.get(call.tool.server!)?.set(approvalKey(call.tool), pin);
+      }
+      return result;
+    }
+    const warnings = scanTool(call.tool);
+    const request = { callId: call.callId, tool: call.tool, arguments: call.arguments, warnings, ...(result.changedSinceApproval !== undefined ? { changedSinceApproval: result.changedSinceApproval } : {}) };
+    options.onAsk?.(request);
+    let answer: PermissionAnswer;
+    try {
+      answer = await this._options.prompter.ask(request, options.signal);
+    } catch {
+      return { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: options.signal.aborted ? 'stopped before it was approved' : 'the permission prompt failed' };
+    }
+    if (options.signal.aborted) return { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: 'stopped before it was approved' };
+    if (answer.choice === 'deny') {
+      return { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, ...(answer.reason ? { reason: answer.reason } : {}) };
+    }
+    await this._remember(call.tool, answer.choice, pin);
+    return { outcome: 'allow', decider: { by: 'user', choice: answer.choice } };
+  }
+
+  /** Forgets every remembered choice: session, server-session and workspace. */
+  async reset(): Promise<void> {
+    this._session.clear();
+    this._serverSession.clear();
+    this._workspace = Promise.resolve(new Map());
+    await this._writeStore({});
+  }
+
+  private async _remember(tool: PermissionTool, choice: Exclude<PermissionAnswer['choice'], 'deny'>, pin: RememberedApproval): Promise<void> {
+    if (choice === 'once' || alwaysAsks(tool)) return;
+    const key = approvalKey(tool);
+    const approval: RememberedApproval = { hash: pin.hash, definition: pin.definition };
+    if (choice === 'session' || (choice === 'server_session' && tool.server === undefined)) {
+      this._session.set(key, approval);
+    } else if (choice === 'server_session') {
+      const pins = this._serverSession.get(tool.server!) ?? new Map<string, RememberedApproval>();
+      pins.set(key, approval);
+      this._serverSession.set(tool.server!, pins);
+    } else {
+      const workspace = await this._loadWorkspace();
+      workspace.set(key, approval);
+      await this._writeStore(Object.fromEntries([...workspace].map(([k, v]) => [k, JSON.stringify(v)])));
+    }
+  }
+
+  private _loadWorkspace(): Promise<Map<string, RememberedApproval>> {
+    this._workspace ??= this._readStore().then(parseStore, () => new Map());
+    return this._workspace;
+  }
+
+  private _readStore(): Promise<Readonly<Record<string, string>>> {
+    return this._options.store ? this._options.store.get() : Promise.resolve(this._memoryStore);
+  }
+
+  private async _writeStore(entries: Record<string, string>): Promise<void> {
+    if (this._options.store) await this._options.store.set(entries);
+    else this._memoryStore = entries;
+  }
+}
+
+/** Entries that do not parse are dropped (asked again), never trusted. */
+function parseStore(entries: Readonly<Record<string, string>>): Map<string, RememberedApproval> {
+  const out = new Map<string, RememberedApproval>();
+  for (const [key, raw] of Object.entries(entries)) {
+    try {
+      const value: unknown = JSON.parse(raw);
+      if (typeof value === 'object' && value !== null && typeof (value as RememberedApproval).hash === 'string' && typeof (value as RememberedApproval).definition === 'string') {
+        out.set(key, { hash: (value as RememberedApproval).hash, definition: (value as RememberedApproval).definition });
+      }
+    } catch {
+      // Not ours or corrupted.
+    }
+  }
+  return out;
+}

@@ -1,0 +1,90 @@
+import { findMatchingPattern } from './matchToolPattern';
+import { diffDefinitions, type ToolPin } from './toolPin';
+import type { PermissionDecider, PermissionTool } from './types';
+
+/** Rules from settings: patterns over exposed names (`mcp__memory__*`). */
+export interface PermissionRules {
+  readonly allow?: readonly string[];
+  readonly deny?: readonly string[];
+  /** Allow tools the server annotates read-only without asking (off by default: it is the server's own claim). */
+  readonly autoAllowReadOnly?: boolean;
+}
+
+/** A remembered approval, bound to the tool's definition when it was given. */
+export interface RememberedApproval {
+  readonly hash: string;
+  /** The approved definition (stable JSON), to show what changed. */
+  readonly definition: string;
+}
+
+/** Everything remembered, looked up by approval key (see `approvalKey`) or by server name. */
+export interface RememberedChoices {
+  readonly session?: ReadonlyMap<string, RememberedApproval>;
+  readonly workspace?: ReadonlyMap<string, RememberedApproval>;
+  /** Servers the user allowed for this session, each with the tools pinned so far under that approval. */
+  readonly serverSession?: ReadonlyMap<string, ReadonlyMap<string, RememberedApproval>>;
+}
+
+export interface PermissionInput {
+  readonly tool: PermissionTool;
+  readonly pin: ToolPin;
+  /** The call's arguments; rules match names only, so they do not change the decision today. */
+  readonly arguments?: unknown;
+  readonly rules: PermissionRules;
+  readonly remembered: RememberedChoices;
+}
+
+export type PolicyResult =
+  | { readonly outcome: 'allow'; readonly decider: PermissionDecider }
+  | { readonly outcome: 'deny'; readonly decider: PermissionDecider; readonly reason: string }
+  /** A person must decide. `changedSinceApproval` is set when a remembered approval no longer matches. */
+  | { readonly outcome: 'ask'; readonly changedSinceApproval?: string };
+
+/** Key of a remembered per-tool approval: the server and the tool's own name, not the exposed name. */
+export function approvalKey(tool: Pick<PermissionTool, 'server' | 'originalName'>): string {
+  return JSON.stringify([tool.server ?? null, tool.originalName]);
+}
+
+/**
+ * Built-in tools that change things (not annotated read-only, or annotated destructive) ask every
+ * time unless a rule allows them; remembered choices never apply to them.
+ */
+export function alwaysAsks(tool: PermissionTool): boolean {
+  if (tool.server !== undefined) return false;
+  return tool.annotations?.readOnlyHint !== true || tool.annotations.destructiveHint === true;
+}
+
+/**
+ * The gate's decision for one call, a pure function. Order: a deny rule wins over everything; then
+ * an allow rule; then remembered choices whose pin still matches; then the read-only setting; else ask.
+ */
+export function evaluatePermission(input: PermissionInput): PolicyResult {
+  const { tool, pin, rules, remembered } = input;
+  const denied = findMatchingPattern(rules.deny ?? [], tool.name);
+  if (denied !== undefined) {
+    return { outcome: 'deny', decider: { by: 'rule', rule: denied }, reason: `denied by the rule "${denied}"` };
+  }
+  const allowed = findMatchingPattern(rules.allow ?? [], tool.name);
+  if (allowed !== undefined) return { outcome: 'allow', decider: { by: 'rule', rule: allowed } };
+  if (alwaysAsks(tool)) return { outcome: 'ask' };
+
+  const key = approvalKey(tool);
+  const serverPins = tool.server === undefined ? undefined : remembered.serverSession?.get(tool.server);
+  const candidates: Array<['session' | 'workspace' | 'server_session', RememberedApproval | undefined]> = [
+    ['session', remembered.session?.get(key)],
+    ['workspace', remembered.workspace?.get(key)],
+    ['server_session', serverPins?.get(key)],
+  ];
+  let changed: RememberedApproval | undefined;
+  for (const [scope, approval] of candidates) {
+    if (approval === undefined) continue;
+    if (approval.hash === pin.hash) return { outcome: 'allow', decider: { by: 'remembered', scope } };
+    changed ??= approval;
+  }
+  // A server approved for the session covers its tools not seen before; the gate pins each on first use.
+  if (serverPins !== undefined && !serverPins.has(key)) return { outcome: 'allow', decider: { by: 'remembered', scope: 'server_session' } };
+  if (rules.autoAllowReadOnly === true && tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true) {
+    return { outcome: 'allow', decider: { by: 'read_only_setting' } };
+  }
+  return changed === undefined ? { outcome: 'ask' } : { outcome: 'ask', changedSinceApproval: diffDefinitions(changed.definition, pin.definition) };
+}
