@@ -1,0 +1,80 @@
+// Helpers for the chat scenarios: a scratch copy of the chat workspace pointed at a fake model, and
+// the chat panel's controls by their accessible names.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { approveFromNotification, openViewContainer, runCommand, serverTreeRow, waitForText, waitForWorkbench, webview } from './lib.mjs';
+
+const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+
+/** A scratch copy of test/e2e/fixtures/chat-workspace with these workspace settings. */
+export function chatWorkspace(settings) {
+  const dir = join(mkdtempSync(join(tmpdir(), 'mcp-harness-chat-')), 'chat-workspace');
+  cpSync(join(ROOT, 'test/e2e/fixtures/chat-workspace'), dir, { recursive: true });
+  mkdirSync(join(dir, '.vscode'), { recursive: true });
+  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+  return dir;
+}
+
+/** Lines the counter server wrote (`call count`, `cancelled slow_count`). */
+export function counterLog(dir) {
+  const file = join(dir, 'calls.log');
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** Opens the workspace, starts its server (answering the notification) and the chat view. */
+export async function openChatWorkspace(page, url) {
+  await page.goto(url);
+  await waitForWorkbench(page);
+  await openViewContainer(page, 'MCP Servers', { timeout: 90_000 });
+  await approveFromNotification(page, { count: 1 });
+  await waitForText(serverTreeRow(page, 'counter').locator('.label-description'), /^2 tools$/, { timeout: 90_000 });
+  return openChat(page);
+}
+
+/** "MCP: Open Chat", then the chat's document once its message box is shown. */
+export async function openChat(page) {
+  await runCommand(page, 'MCP: Open Chat');
+  const chat = webview(page);
+  await messageBox(chat).waitFor({ timeout: 60_000 });
+  return chat;
+}
+
+export function messageBox(chat) {
+  return chat.getByRole('textbox', { name: 'Message' });
+}
+
+export function button(scope, name) {
+  return scope.getByRole('button', { name, exact: true });
+}
+
+/** Sends a message with Enter. */
+export async function send(chat, text) {
+  await messageBox(chat).fill(text);
+  await messageBox(chat).press('Enter');
+}
+
+/** Waits until no turn runs (Send enabled again). */
+export async function waitIdle(chat, { timeout = 30_000 } = {}) {
+  await chat.locator('mcp-composer vscode-button:not([disabled])', { hasText: /^\s*Send\s*$/ }).waitFor({ timeout });
+}
+
+/** The last tool card, and its state as the card shows it (`data-state`). */
+export function lastCard(chat) {
+  return chat.locator('mcp-tool-card').last();
+}
+
+export async function waitCardState(card, state, { timeout = 30_000 } = {}) {
+  await card.locator(`.state[data-state="${state}"]`).waitFor({ timeout });
+}
+
+/** Picks a colour theme by its name in "Preferences: Color Theme". */
+export async function setColorTheme(page, name) {
+  await runCommand(page, 'Preferences: Color Theme');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
