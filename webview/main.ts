@@ -6,7 +6,6 @@ import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
-import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { ChatClient, type IVsCodeApi } from './ChatClient';
 import { ChatApp } from './components/ChatApp';
 import { ChatHeader } from './components/ChatHeader';

@@ -54,6 +54,8 @@ export type ChatItem =
       readonly server?: string;
       /** The tool's name on its server. */
       readonly tool?: string;
+      /** The tool's display title, when it has one. */
+      readonly title?: string;
       readonly arguments: unknown;
       readonly state: ChatToolState;
       readonly progress?: { readonly progress: number; readonly total?: number; readonly message?: string };

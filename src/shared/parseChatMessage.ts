@@ -28,6 +28,7 @@ const item = union('kind', {
     toolName: str,
     server: optional(str),
     tool: optional(str),
+    title: optional(str),
     arguments: any,
     state: oneOf(TOOL_CALL_STATES),
     progress: optional(object({ progress: num, total: optional(num), message: optional(str) })),

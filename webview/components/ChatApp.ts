@@ -89,7 +89,11 @@ export class ChatApp extends LitElement {
   protected override async updated(changed: PropertyValues): Promise<void> {
     super.updated(changed);
     const transcript = this.renderRoot.querySelector('.transcript');
-    if (transcript && this._stickToBottom) transcript.scrollTop = transcript.scrollHeight;
+    // Children render after this; scroll once they have (the last one is enough to wait for).
+    const last = transcript?.lastElementChild as LitElement | null | undefined;
+    void (last?.updateComplete ?? Promise.resolve()).then(() => {
+      if (transcript && this._stickToBottom) transcript.scrollTop = transcript.scrollHeight;
+    });
     if (this._initAt !== undefined && this.client.initialized) {
       const started = this._initAt;
       this._initAt = undefined;

@@ -97,7 +97,7 @@ export class ChatHeader extends LitElement {
             </vscode-single-select>`
           : html`<span class="no-model muted">No model</span>`}
         <vscode-button secondary aria-expanded=${String(this._historyOpen)} @click=${() => (this._historyOpen = !this._historyOpen)}>History</vscode-button>
-        <vscode-button ?disabled=${this.busy} @click=${() => chatRequest(this, { type: 'newChat' })}>New Chat</vscode-button>
+        <vscode-button ?disabled=${this.busy} @click=${this._newChat}>New Chat</vscode-button>
       </div>
       ${this._historyOpen ? this._history() : ''}
     `;
@@ -113,6 +113,11 @@ export class ChatHeader extends LitElement {
         </li>`,
       )}
     </ul>`;
+  }
+
+  private _newChat(): void {
+    this._historyOpen = false;
+    chatRequest(this, { type: 'newChat' });
   }
 
   private _open(id: string): void {

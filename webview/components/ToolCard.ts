@@ -104,8 +104,22 @@ export class ToolCard extends LitElement {
         margin-top: 4px;
         align-items: center;
       }
-      .deny vscode-textfield {
+      .deny input {
         flex: 1;
+        min-width: 0;
+        font: inherit;
+        color: var(--vscode-input-foreground);
+        background: var(--vscode-input-background);
+        border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent));
+        border-radius: 2px;
+        padding: 3px 6px;
+      }
+      .deny input::placeholder {
+        color: var(--vscode-input-placeholderForeground);
+      }
+      .deny input:focus {
+        outline: 1px solid var(--vscode-focusBorder);
+        outline-offset: -1px;
       }
       .progress {
         display: flex;
@@ -125,7 +139,7 @@ export class ToolCard extends LitElement {
     const waiting = item.state === 'waiting_for_approval' && item.permission;
     return html`<section class="card ${item.state}" aria-label="Tool call ${item.toolName}">
       <div class="head">
-        <span class="name">${item.permission?.title ?? item.tool ?? item.toolName}</span>
+        <span class="name">${item.title ?? item.tool ?? item.toolName}</span>
         <span class="muted">${item.server ? `${item.server} · ` : ''}${item.toolName}</span>
         <span class="state ${item.state}" data-state=${item.state}>
           ${STATE_LABEL[item.state]}${item.durationMs !== undefined ? ` · ${formatDuration(item.durationMs)}` : ''}
@@ -172,7 +186,7 @@ export class ToolCard extends LitElement {
           : nothing}
       </div>
       <div class="deny">
-        <vscode-textfield aria-label="Reason for denying (optional)" placeholder="Reason (optional)" ?disabled=${pending}></vscode-textfield>
+        <input type="text" aria-label="Reason for denying (optional)" placeholder="Reason for denying (optional)" ?disabled=${pending} />
         <vscode-button secondary ?disabled=${pending} @click=${() => this._answer('deny')}>Deny</vscode-button>
       </div>
     `;
@@ -186,7 +200,7 @@ export class ToolCard extends LitElement {
   }
 
   private _answer(choice: ChatPermissionChoice): void {
-    const field = this.renderRoot.querySelector<HTMLElement & { value: string }>('vscode-textfield');
+    const field = this.renderRoot.querySelector<HTMLInputElement>('.deny input');
     const reason = choice === 'deny' ? field?.value.trim() || undefined : undefined;
     this._answered = choice;
     chatRequest(this, { type: 'answerPermission', callId: this.item.id, choice, ...(reason ? { reason } : {}) });

@@ -69,7 +69,7 @@ export class ChatSession implements IPermissionPrompter {
   constructor(private readonly _options: ChatSessionOptions) {
     this._runner = new ToolCallRunner({ callTool: _options.callTool, gate: _options.gate, audit: _options.audit });
     this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), runner: this._runner });
-    this._transcript = new ChatTranscript(randomUUID(), [], (m) => _options.post(m));
+    this._transcript = this._newTranscript(randomUUID(), []);
     const current = _options.history.currentId();
     const stored = current ? _options.history.load(current) : undefined;
     if (stored) this._open(stored);
@@ -159,8 +159,8 @@ export class ChatSession implements IPermissionPrompter {
       this._turn = undefined;
       for (const pending of this._pending.values()) pending.resolve({ choice: 'deny', reason: 'stopped before it was approved' });
       this._pending.clear();
-      this._options.post({ type: 'busy', busy: false });
       await this._save();
+      this._options.post({ type: 'busy', busy: false });
     }
     return undefined;
   }
@@ -175,7 +175,7 @@ export class ChatSession implements IPermissionPrompter {
     await this._save();
     this._messages = [];
     this._createdAt = Date.now();
-    this._transcript = new ChatTranscript(randomUUID(), [], (m) => this._options.post(m));
+    this._transcript = this._newTranscript(randomUUID(), []);
     await this._options.history.setCurrent(this._transcript.id);
     this._options.post({ type: 'init', state: this.state() });
     return undefined;
@@ -225,10 +225,7 @@ export class ChatSession implements IPermissionPrompter {
     });
     const result = await agent.runTurn(this._messages, text, {
       signal,
-      onEvent: (e: AgentEvent) => {
-        t.onAgentEvent(e);
-        if (e.type === 'text') this._queueSave();
-      },
+      onEvent: (e: AgentEvent) => t.onAgentEvent(e),
     });
     this._messages.push(...result.messages);
     if (result.usage.inputTokens || result.usage.outputTokens) {
@@ -250,14 +247,30 @@ export class ChatSession implements IPermissionPrompter {
   private _open(stored: StoredConversation): void {
     this._messages = [...stored.messages];
     this._createdAt = stored.createdAt;
-    this._transcript = new ChatTranscript(stored.id, stored.items, (m) => this._options.post(m));
+    this._transcript = this._newTranscript(stored.id, stored.items);
+  }
+
+  /** Every change is shown at once and saved soon after, so a reload mid-turn keeps it. */
+  private _newTranscript(id: string, items: readonly ChatItem[]): ChatTranscript {
+    return new ChatTranscript(
+      id,
+      items,
+      (m) => {
+        this._options.post(m);
+        this._queueSave();
+      },
+      (name) => {
+        const tool = this._options.enabledTools().find((t) => t.name === name);
+        return tool ? { tool: tool.originalName, ...(tool.title ? { title: tool.title } : {}) } : undefined;
+      },
+    );
   }
 
   private _queueSave(): void {
     this._saveTimer ??= setTimeout(() => {
       this._saveTimer = undefined;
       void this._save();
-    }, 500);
+    }, 300);
   }
 
   private async _save(): Promise<void> {

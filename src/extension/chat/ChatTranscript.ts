@@ -22,6 +22,8 @@ export class ChatTranscript {
     readonly id: string,
     items: readonly ChatItem[],
     private readonly _post: (message: HostMessage) => void,
+    /** Title and server-side name of an enabled tool, for cards no prompt described. */
+    private readonly _describe: (name: string) => { title?: string; tool?: string } | undefined = () => undefined,
   ) {
     this._items = [...items];
     this._items.forEach((item, i) => this._index.set(item.id, i));
@@ -75,6 +77,7 @@ export class ChatTranscript {
       toolName: tool.name,
       ...(tool.server !== undefined ? { server: tool.server } : {}),
       tool: tool.originalName,
+      ...(tool.title ? { title: tool.title } : {}),
       arguments: request.arguments,
       state: 'waiting_for_approval',
       permission: {
@@ -102,7 +105,11 @@ export class ChatTranscript {
     };
     const server = e.server ?? existing?.server;
     if (server !== undefined) item.server = server;
-    if (existing?.tool !== undefined) item.tool = existing.tool;
+    const described = existing?.tool === undefined ? this._describe(e.toolName) : undefined;
+    const tool = existing?.tool ?? described?.tool;
+    const title = existing?.title ?? described?.title;
+    if (tool !== undefined) item.tool = tool;
+    if (title !== undefined) item.title = title;
     if (e.progress) item.progress = e.progress;
     if (e.output !== undefined) item.output = e.output;
     if (e.durationMs !== undefined) item.durationMs = e.durationMs;

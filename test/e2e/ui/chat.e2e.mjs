@@ -30,12 +30,12 @@ export async function run(ctx) {
     for (const name of ['Allow once', 'Allow for this session', 'Always allow in this workspace', 'Deny', 'Allow all tools of counter for this session']) {
       await button(card, name).waitFor();
     }
-    assert.match(await card.innerText(), /Count a call/);
+    assert.equal(await card.locator('.name').innerText(), 'Count a call');
     await shot('2-permission-card');
     await card.getByRole('textbox', { name: 'Reason for denying (optional)' }).fill('not today');
     await button(card, 'Deny').click();
     await waitCardState(card, 'denied');
-    await waitForText(chat.locator('mcp-chat-item').last(), /Not run: The user denied this call\. Reason: not today/);
+    await waitForText(chat.locator('mcp-chat-item .md'), /Not run: The user denied this call\. Reason: not today/);
     await waitIdle(chat);
     assert.deepEqual(counterLog(folder), [], 'a denied call reached the server');
     const toolMessage = model.requests.at(-1).messages.at(-1);
@@ -49,7 +49,7 @@ export async function run(ctx) {
     await waitCardState(card, 'waiting_for_approval');
     await button(card, 'Allow once').click();
     await waitCardState(card, 'done');
-    await waitForText(chat.locator('mcp-chat-item').last(), /Result: call number 1/);
+    await waitForText(chat.locator('mcp-chat-item .md'), /Result: call number 1/);
     await waitIdle(chat);
     assert.deepEqual(counterLog(folder), ['call count']);
     await shot('4-allowed-once');
@@ -59,17 +59,17 @@ export async function run(ctx) {
     card = lastCard(chat);
     await waitCardState(card, 'waiting_for_approval');
     await button(card, 'Allow for this session').click();
-    await waitForText(chat.locator('mcp-chat-item').last(), /Result: call number 2/);
+    await waitForText(chat.locator('mcp-chat-item .md'), /Result: call number 2/);
     await waitIdle(chat);
     const cards = await chat.locator('mcp-tool-card').count();
     await send(chat, 'count without asking');
-    await waitForText(chat.locator('mcp-chat-item').last(), /Result: call number 3/);
+    await waitForText(chat.locator('mcp-chat-item .md'), /Result: call number 3/);
     await waitIdle(chat);
     assert.equal(await chat.locator('mcp-tool-card').count(), cards + 1);
     await waitCardState(lastCard(chat), 'done');
     assert.equal(await button(lastCard(chat), 'Allow once').count(), 0, 'the session approval should have answered');
     assert.deepEqual(counterLog(folder), ['call count', 'call count', 'call count']);
-    await waitForText(chat.locator('mcp-chat-item').last(), /Result/);
+    
     assert.match(await chat.locator('mcp-chat-item .usage').last().innerText(), /Tokens: \d+ in · \d+ out/);
     await shot('5-session');
 

@@ -28,9 +28,14 @@ export async function openChatWorkspace(page, url) {
   await page.goto(url);
   await waitForWorkbench(page);
   await openViewContainer(page, 'MCP Servers', { timeout: 90_000 });
+  // The chat view shares the container; once it has loaded it no longer takes the focus (which
+  // would close the Notification Center under the question).
+  const chat = await openChat(page);
   await approveFromNotification(page, { count: 1 });
   await waitForText(serverTreeRow(page, 'counter').locator('.label-description'), /^2 tools$/, { timeout: 90_000 });
-  return openChat(page);
+  // Room for the chat in the screenshots: the server tree folds to its header.
+  await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
+  return chat;
 }
 
 /** "MCP: Open Chat", then the chat's document once its message box is shown. */
