@@ -98,6 +98,11 @@ export class ToolCard extends LitElement {
         gap: 4px;
         margin-top: 6px;
       }
+      .actions vscode-button,
+      .deny vscode-button {
+        max-width: 100%;
+        overflow: hidden;
+      }
       .deny {
         display: flex;
         gap: 4px;
