@@ -103,6 +103,8 @@ export class ChatApp extends LitElement {
       if (transcript && this._stickToBottom) transcript.scrollTop = transcript.scrollHeight;
       this.client.lastRestoreMs = Math.round((performance.now() - started) * 10) / 10;
       this.dataset.restoreMs = String(this.client.lastRestoreMs);
+      // From the creation of this page (the panel opening) to the history on screen.
+      this.dataset.pageToRestoredMs = String(Math.round(performance.now()));
       this.dataset.restoredItems = String(children.length);
     }
   }

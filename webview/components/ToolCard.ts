@@ -101,7 +101,13 @@ export class ToolCard extends LitElement {
       .actions vscode-button,
       .deny vscode-button {
         max-width: 100%;
-        overflow: hidden;
+      }
+      /* Long labels ("Allow all tools of <server> for this session") wrap in a narrow side bar. */
+      .actions vscode-button::part(base) {
+        white-space: normal;
+        line-height: 18px;
+        padding-top: 3px;
+        padding-bottom: 3px;
       }
       .deny {
         display: flex;

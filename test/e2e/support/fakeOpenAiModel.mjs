@@ -55,7 +55,7 @@ async function handle(req, res, requests) {
     for (let i = 0; i < n; i++) stream.writeToolCall({ id: `call_${requests.length}_${i}`, name, args: { note: text } });
     return stream.end('tool_calls', usage);
   }
-  stream.writeText('Echo: ');
+  stream.writeText('Echo:\n\n');
   stream.writeText(text);
   stream.end('stop', usage);
 }

@@ -74,12 +74,17 @@ export async function waitCardState(card, state, { timeout = 30_000 } = {}) {
   await card.locator(`.state[data-state="${state}"]`).waitFor({ timeout });
 }
 
-/** Picks a colour theme by its name in "Preferences: Color Theme". */
+/** Picks a colour theme in the theme picker (Ctrl+K Ctrl+T) by its exact name. */
 export async function setColorTheme(page, name) {
-  await runCommand(page, 'Preferences: Color Theme');
+  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+T');
   const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
   await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-  await page.keyboard.press('Enter');
+  const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
+  await row.click();
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  const kind = /High Contrast/.test(name) ? (/Light/.test(name) ? 'hc-light' : 'hc-black') : /Light/.test(name) ? 'vs' : 'vs-dark';
+  await page.locator(`.monaco-workbench.${kind}`).waitFor({ timeout: 30_000 });
 }
