@@ -58,6 +58,8 @@ describe('McpAgent', () => {
     expect(request.tools.map((t) => t.name)).toEqual(['mcp__fx__echo', 'mcp__fx__add']);
     expect(request.system).toContain(TOOL_OUTPUT_NOTE);
     expect(request.system.startsWith('You are an assistant')).toBe(true);
+    expect(request).not.toHaveProperty('model');
+    expect(request).not.toHaveProperty('maxOutputTokens');
   });
 
   it('runs the tool calls of one step concurrently and returns results in call order', async () => {
@@ -108,6 +110,12 @@ describe('McpAgent', () => {
     expect(last).toMatchObject({ role: 'tool', isError: true });
     expect(last.content).toContain('Not run: the step limit of 3 model steps');
     expect(cards(events).at(-1)!.state).toBe('cancelled');
+  });
+
+  it('runs at least one step whatever the limit says', async () => {
+    const { run, provider } = setup([callTools(['c1', 'mcp__fx__echo', {}]), say('never')], { maxSteps: 0 });
+    expect((await run()).reason).toBe('step_limit');
+    expect(provider.requests).toHaveLength(1);
   });
 
   it('defaults to 25 steps', async () => {

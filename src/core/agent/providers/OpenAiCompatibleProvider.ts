@@ -67,7 +67,9 @@ export class OpenAiCompatibleProvider implements IModelProvider {
           for (const part of delta?.tool_calls ?? []) {
             const call = calls.get(part.index) ?? { id: '', name: '', arguments: '' };
             if (part.id) call.id = part.id;
-            if (part.function?.name) call.name += part.function.name;
+            // Most servers send the name once; some repeat it on every fragment, a few split it.
+            const name = part.function?.name;
+            if (name && name !== call.name) call.name += name;
             if (part.function?.arguments) call.arguments += part.function.arguments;
             calls.set(part.index, call);
           }
