@@ -227,6 +227,13 @@ describe('AnthropicProvider against a loopback Messages server', () => {
     await server.closed.at(-1);
   });
 
+  it('needs no key on loopback', async () => {
+    server.enqueue(sse([messageStart(1), ...textBlock(0, 'ok'), ...messageEnd('end_turn', 1)]));
+    const { error } = await collect(new AnthropicProvider({ baseUrl, model: 'm' }).stream(request, new AbortController().signal));
+    expect(error).toBeUndefined();
+    expect(String(server.requests.at(-1)!.headers['x-api-key'] ?? server.requests.at(-1)!.headers.authorization)).toContain('no-key-needed-on-loopback');
+  });
+
   it('needs a key for a remote base URL', async () => {
     const provider = new AnthropicProvider({ model: 'claude' });
     const { error } = await collect(provider.stream(request, new AbortController().signal));

@@ -245,6 +245,13 @@ describe('OpenAiCompatibleProvider against a loopback Chat Completions server', 
     expect(error!.message).toMatch(new RegExp(`^Could not reach ${new URL(url).host.replace('.', '\\.')}: `));
   });
 
+  it('needs no key on loopback: it sends a placeholder', async () => {
+    server.enqueue(sse([[null, openAiChunk({ content: 'ok' }, 'stop')], [null, '[DONE]']]));
+    const { error } = await collect(new OpenAiCompatibleProvider({ baseUrl: `${baseUrl}/v1`, model: 'm' }).stream(request, new AbortController().signal));
+    expect(error).toBeUndefined();
+    expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer no-key-needed-on-loopback');
+  });
+
   it('needs a key for a remote base URL and says which', async () => {
     const provider = new OpenAiCompatibleProvider({ baseUrl: 'https://api.openai.com/v1', model: 'gpt' });
     const { error } = await collect(provider.stream(request, new AbortController().signal));
