@@ -91,6 +91,7 @@ export class ToolCallRunner {
       return finish('denied', args, denialText(decision), true);
     }
 
+    if (signal.aborted) return finish('cancelled', args, 'Cancelled: the user stopped the turn before this call ran.', true);
     emit({ ...base, arguments: args, state: 'running' });
     const auditId = this._options.audit?.start({ server: tool.server, tool: tool.name, arguments: args, decider: decision.decider });
     let result: { readonly isError: boolean; readonly text: string };

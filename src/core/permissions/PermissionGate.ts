@@ -57,7 +57,7 @@ export class PermissionGate implements IToolCallGate {
     if (result.outcome === 'deny') return result;
     if (result.outcome === 'allow') {
       if (result.decider.by === 'remembered' && result.decider.scope === 'server_session') {
-        this._serverSession.get(call.tool.server!)?.set(approvalKey(call.tool), pin);
+        this._serverSession.get(call.tool.server!)!.set(approvalKey(call.tool), pin);
       }
       return result;
     }
@@ -74,7 +74,11 @@ export class PermissionGate implements IToolCallGate {
     if (answer.choice === 'deny') {
       return { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, ...(answer.reason ? { reason: answer.reason } : {}) };
     }
-    await this._remember(call.tool, answer.choice, pin);
+    try {
+      await this._remember(call.tool, answer.choice, pin);
+    } catch {
+      // The user allowed this call; failing to remember it only means asking again next time.
+    }
     return { outcome: 'allow', decider: { by: 'user', choice: answer.choice } };
   }
 
@@ -123,12 +127,10 @@ function parseStore(entries: Readonly<Record<string, string>>): Map<string, Reme
   const out = new Map<string, RememberedApproval>();
   for (const [key, raw] of Object.entries(entries)) {
     try {
-      const value: unknown = JSON.parse(raw);
-      if (typeof value === 'object' && value !== null && typeof (value as RememberedApproval).hash === 'string' && typeof (value as RememberedApproval).definition === 'string') {
-        out.set(key, { hash: (value as RememberedApproval).hash, definition: (value as RememberedApproval).definition });
-      }
+      const { hash, definition } = JSON.parse(raw) as Partial<RememberedApproval>;
+      if (typeof hash === 'string' && typeof definition === 'string') out.set(key, { hash, definition });
     } catch {
-      // Not ours or corrupted.
+      // Not ours or corrupted (`null` lands here too).
     }
   }
   return out;

@@ -46,20 +46,21 @@ export function scanText(text: string, where: PoisoningHit['where']): PoisoningH
 /** Scans a tool's title, description and every key and string of its input schema. */
 export function scanTool(tool: Pick<PermissionTool, 'title' | 'description' | 'inputSchema'>): PoisoningHit[] {
   const hits = [...(tool.title ? scanText(tool.title, 'title') : []), ...scanText(tool.description, 'description')];
-  for (const text of schemaStrings(tool.inputSchema)) hits.push(...scanText(text, 'schema'));
+  const strings: string[] = [];
+  collectStrings(tool.inputSchema, strings);
+  for (const text of strings) hits.push(...scanText(text, 'schema'));
   return hits;
 }
 
-function schemaStrings(value: unknown, out: string[] = []): string[] {
+/** Every string and object key in a JSON value (array indexes come along as keys; they are harmless). */
+function collectStrings(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const item of value) schemaStrings(item, out);
-  else if (value !== null && typeof value === 'object') {
+  else if (typeof value === 'object' && value !== null) {
     for (const [key, member] of Object.entries(value)) {
       out.push(key);
-      schemaStrings(member, out);
+      collectStrings(member, out);
     }
   }
-  return out;
 }
 
 function excerpt(text: string, index: number, length: number): string {

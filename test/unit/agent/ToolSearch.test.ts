@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import type { HarnessTool } from '../../../src/core/HarnessTypes';
+import { McpAgent } from '../../../src/core/agent/McpAgent';
+import {
+  SEARCH_TOOLS_NAME,
+  ToolSearchCache,
+  ToolSearchIndex,
+  estimateSchemaTokens,
+  estimateTokens,
+  exceedsToolBudget,
+} from '../../../src/core/agent/ToolSearch';
+import type { AgentEvent } from '../../../src/core/agent/types';
+import { ScriptedProvider, callTools, say } from '../../support/scriptedProvider';
+
+const t = (server: string, name: string, description: string, params: string[] = [], title?: string): HarnessTool => ({
+  name: `mcp__${server}__${name}`,
+  server,
+  originalName: name,
+  description,
+  ...(title ? { title } : {}),
+  inputSchema: { type: 'object', properties: Object.fromEntries(params.map((p) => [p, { type: 'string' }])) },
+});
+
+const catalog: HarnessTool[] = [
+  t('github', 'create_issue', 'Opens a new issue in a repository', ['owner', 'repo', 'title', 'body']),
+  t('github', 'list_pull_requests', 'Lists pull requests of a repository', ['owner', 'repo', 'state']),
+  t('memory', 'read_graph', 'Reads the whole knowledge graph'),
+  t('fs', 'read_text_file', 'Reads a file from disk as text', ['path']),
+  t('weather', 'forecast', 'Forecast for a place', ['latitude', 'longitude'], 'Weather forecast'),
+  t('calendar', 'createEvent', 'Adds an entry', ['startTime']),
+];
+const filler = (n: number) => Array.from({ length: n }, (_, i) => t(`s${i % 20}`, `tool_${i}`, `Does thing number ${i}`, ['value']));
+
+describe('ToolSearchIndex', () => {
+  const index = new ToolSearchIndex(catalog);
+  const names = (q: string, limit?: number) => index.search(q, limit === undefined ? {} : { limit }).map((x) => x.originalName);
+
+  it('ranks by names, descriptions, titles and parameter names, best first', () => {
+    expect(names('create issue')[0]).toBe('create_issue');
+    expect(names('pull requests')[0]).toBe('list_pull_requests');
+    expect(names('weather')[0]).toBe('forecast');
+    expect(names('latitude')[0]).toBe('forecast');
+    expect(names('read file')[0]).toBe('read_text_file');
+    expect(names('knowledge')[0]).toBe('read_graph');
+  });
+
+  it('splits camelCase names and parameters, and matches prefixes', () => {
+    expect(names('create event')[0]).toBe('createEvent');
+    expect(names('start time')[0]).toBe('createEvent');
+    expect(names('forec')[0]).toBe('forecast');
+  });
+
+  it('limits the results and returns none for an empty query or no match', () => {
+    expect(names('repository', 1)).toEqual(['create_issue']);
+    expect(names('read', 1.9)).toHaveLength(1);
+    expect(names('read', 0)).toHaveLength(1);
+    expect(names('   ')).toEqual([]);
+    expect(names('zzzqqq')).toEqual([]);
+  });
+
+  it('returns at most 8 by default', () => {
+    expect(new ToolSearchIndex(filler(40)).search('thing')).toHaveLength(8);
+  });
+});
+
+describe('ToolSearchCache', () => {
+  it('re-indexes when the tools change', () => {
+    const cache = new ToolSearchCache();
+    expect(cache.search(catalog, 'forecast').map((x) => x.name)).toEqual(['mcp__weather__forecast']);
+    const renamed = catalog.map((x) => (x.originalName === 'forecast' ? { ...x, name: 'mcp__wx__forecast' } : x));
+    expect(cache.search(renamed, 'forecast').map((x) => x.name)).toEqual(['mcp__wx__forecast']);
+    expect(cache.search(renamed, 'forecast')[0]).toBe(renamed[4]);
+  });
+});
+
+describe('budget', () => {
+  it('estimates about four characters a token', () => {
+    expect(estimateTokens('')).toBe(0);
+    expect(estimateTokens('abcd')).toBe(1);
+    expect(estimateTokens('abcde')).toBe(2);
+    const tool = catalog[0]!;
+    expect(estimateSchemaTokens([tool, tool])).toBe(2 * estimateTokens(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })));
+  });
+
+  it('switches over 64 tools, or over 10% of the context window', () => {
+    expect(exceedsToolBudget(filler(64))).toBe(false);
+    expect(exceedsToolBudget(filler(65))).toBe(true);
+    expect(exceedsToolBudget(filler(10), { maxTools: 9 })).toBe(true);
+    const tokens = estimateSchemaTokens(filler(10));
+    expect(exceedsToolBudget(filler(10), { contextWindow: tokens * 10 })).toBe(false);
+    expect(exceedsToolBudget(filler(10), { contextWindow: tokens * 10 - 10 })).toBe(true);
+    expect(exceedsToolBudget(filler(10), { contextWindow: tokens, maxSchemaShare: 1 })).toBe(false);
+    expect(exceedsToolBudget(filler(10), { contextWindow: tokens - 1, maxSchemaShare: 1 })).toBe(true);
+    // 128k by default: 10 small tools fit, a huge one does not.
+    const huge = { ...catalog[0]!, description: 'x'.repeat(4 * 12_801) };
+    expect(exceedsToolBudget([huge])).toBe(true);
+    expect(exceedsToolBudget([{ ...huge, description: 'x'.repeat(4 * 12_700) }])).toBe(false);
+  });
+});
+
+describe('tool search in the loop', () => {
+  const tools = [...catalog, ...filler(100)];
+
+  it('offers search_tools plus used tools, and found tools from the next step on', async () => {
+    const provider = new ScriptedProvider([
+      callTools(['s1', SEARCH_TOOLS_NAME, { query: 'weather forecast', limit: 2 }]),
+      callTools(['c1', 'mcp__weather__forecast', { latitude: '1' }]),
+      say('Sunny'),
+    ]);
+    const events: AgentEvent[] = [];
+    const agent = new McpAgent({
+      tools: () => tools,
+      provider,
+      gate: { check: async () => ({ outcome: 'allow', decider: { by: 'rule', rule: '*' } }) },
+      callTool: async () => ({ isError: false, text: 'sunny' }),
+    });
+    const history = [
+      { role: 'user' as const, content: 'earlier' },
+      { role: 'assistant' as const, content: '', toolCalls: [{ id: 'old', name: 'mcp__memory__read_graph', arguments: '{}' }] },
+      { role: 'tool' as const, toolCallId: 'old', toolName: 'mcp__memory__read_graph', content: 'graph', isError: false },
+    ];
+    const result = await agent.runTurn(history, 'weather?', { signal: new AbortController().signal, onEvent: (e) => events.push(e) });
+    expect(result.reason).toBe('done');
+    expect(provider.requests[0]!.tools.map((x) => x.name)).toEqual([SEARCH_TOOLS_NAME, 'mcp__memory__read_graph']);
+    expect(provider.requests[1]!.tools.map((x) => x.name)).toEqual([SEARCH_TOOLS_NAME, 'mcp__memory__read_graph', 'mcp__weather__forecast']);
+    const found = provider.requests[1]!.messages.at(-1)!;
+    expect(found.content).toContain('"name":"mcp__weather__forecast"');
+    expect(found.content).toContain('"latitude"');
+    const searchCard = events.find((e) => e.type === 'tool_call' && e.callId === 's1');
+    expect(searchCard).toMatchObject({ state: 'done', arguments: { query: 'weather forecast', limit: 2 } });
+  });
+
+  it('caps a search at 25 tools', async () => {
+    const provider = new ScriptedProvider([callTools(['s1', SEARCH_TOOLS_NAME, { query: 'thing', limit: 100 }], ['s2', SEARCH_TOOLS_NAME, { query: 'thing' }]), say('ok')]);
+    const agent = new McpAgent({ tools: () => tools, provider, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) });
+    const events: AgentEvent[] = [];
+    await agent.runTurn([], 'x', { signal: new AbortController().signal, onEvent: (e) => events.push(e) });
+    const [capped, plain] = events.filter((e): e is Extract<AgentEvent, { type: 'tool_call' }> => e.type === 'tool_call');
+    expect(JSON.parse(capped!.output!).tools).toHaveLength(25);
+    expect(JSON.parse(plain!.output!).tools).toHaveLength(8);
+    expect(capped!.durationMs).toBe(0);
+    expect(provider.requests[1]!.tools).toHaveLength(1 + 25);
+  });
+
+  it('answers a search without a query, or with no match, as the model can use', async () => {
+    const provider = new ScriptedProvider([callTools(['s1', SEARCH_TOOLS_NAME, {}], ['s2', SEARCH_TOOLS_NAME, { query: 'qqqzzz' }], ['s3', SEARCH_TOOLS_NAME, 'nope']), say('ok')]);
+    const agent = new McpAgent({ tools: () => tools, provider, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) });
+    await agent.runTurn([], 'x', { signal: new AbortController().signal });
+    const [a, b, c] = provider.requests[1]!.messages.slice(-3);
+    expect(a).toMatchObject({ isError: true });
+    expect(a!.content).toContain('search_tools needs a "query" string.');
+    expect(b).toMatchObject({ isError: false });
+    expect(b!.content).toContain('No tool matches "qqqzzz". Try other words.');
+    expect(c!.content).toContain('The arguments for "search_tools" are not valid JSON');
+  });
+
+  it('sends every schema when under budget or when search is off', async () => {
+    const small = new ScriptedProvider([say('a')]);
+    await new McpAgent({ tools: () => catalog, provider: small, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) }).runTurn([], 'x', { signal: new AbortController().signal });
+    expect(small.requests[0]!.tools).toHaveLength(catalog.length);
+    const off = new ScriptedProvider([say('a')]);
+    await new McpAgent({ tools: () => tools, toolSearch: false, provider: off, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) }).runTurn([], 'x', { signal: new AbortController().signal });
+    expect(off.requests[0]!.tools).toHaveLength(tools.length);
+    const tight = new ScriptedProvider([say('a')]);
+    await new McpAgent({ tools: () => catalog, toolSearch: { maxTools: 3 }, provider: tight, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) }).runTurn([], 'x', { signal: new AbortController().signal });
+    expect(tight.requests[0]!.tools.map((x) => x.name)).toEqual([SEARCH_TOOLS_NAME]);
+  });
+});
