@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import {
-  AnthropicProvider,
+  createApiProvider,
   DEFAULT_ANTHROPIC_BASE_URL,
+  DEFAULT_ANTHROPIC_MODEL,
   DEFAULT_OPENAI_BASE_URL,
+  DEFAULT_OPENAI_MODEL,
   hostOf,
   isLoopbackUrl,
-  OpenAiCompatibleProvider,
   resolveApiKey,
   type IModelProvider,
 } from '../../core/agent';
@@ -105,14 +106,12 @@ export class ChatModels implements vscode.Disposable {
    */
   private async _apiEntry(id: ApiProviderId, settings: vscode.WorkspaceConfiguration, needKey: boolean): Promise<ChatModelEntry | undefined> {
     const baseUrl = settings.get<string>(`${id}.baseUrl`) || (id === 'openai' ? DEFAULT_OPENAI_BASE_URL : DEFAULT_ANTHROPIC_BASE_URL);
-    const model = settings.get<string>(`${id}.model`) || (id === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-4-5');
-    const stored = await this._secrets.get(API_KEY_SECRET[id]);
-    const apiKey = resolveApiKey({ stored, envVar: id === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY', baseUrl, env: this._env });
-    if (needKey && !apiKey) return undefined;
+    const model = settings.get<string>(`${id}.model`) || (id === 'openai' ? DEFAULT_OPENAI_MODEL : DEFAULT_ANTHROPIC_MODEL);
+    const storedKey = await this._secrets.get(API_KEY_SECRET[id]);
+    if (needKey && !resolveApiKey({ stored: storedKey, envVar: id === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY', baseUrl, env: this._env })) return undefined;
     const host = hostOf(baseUrl);
     const label = `${model} · ${isLoopbackUrl(baseUrl) ? host : id === 'openai' ? `OpenAI-compatible (${host})` : `Anthropic (${host})`}`;
-    const options = { baseUrl, model, label, ...(apiKey ? { apiKey } : {}) };
-    const provider = id === 'openai' ? new OpenAiCompatibleProvider(options) : new AnthropicProvider(options);
+    const provider = createApiProvider({ kind: id, baseUrl, model, ...(storedKey ? { storedKey } : {}), env: this._env });
     return { choice: { id: `${id}:${model}`, label }, provider, model };
   }
 }
