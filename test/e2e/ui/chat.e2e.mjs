@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startFakeModel, FAKE_MODEL_ID } from '../support/fakeOpenAiModel.mjs';
 import { waitForText, waitForWorkbench } from './lib.mjs';
-import { button, chatWorkspace, counterLog, lastCard, openChat, openChatWorkspace, send, waitCardState, waitIdle } from './chatLib.mjs';
+import { button, chatWorkspace, counterLog, lastCard, messageBox, openChat, openChatWorkspace, send, waitCardState, waitIdle } from './chatLib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
@@ -86,6 +86,15 @@ export async function run(ctx) {
     await waitIdle(chat);
     await waitFor(() => counterLog(folder).includes('cancelled slow_count'), 'the server to see the cancellation');
     await shot('7-cancelled');
+
+    // Escape in the panel stops too; a card still waiting is denied, so nothing runs.
+    await send(chat, 'slow again');
+    card = lastCard(chat);
+    await waitCardState(card, 'waiting_for_approval');
+    await messageBox(chat).press('Escape');
+    await waitCardState(card, 'cancelled');
+    await waitIdle(chat);
+    assert.equal(counterLog(folder).filter((l) => l === 'call slow_count').length, 1, 'a call stopped before approval ran');
 
     // A reload: the conversation comes back, and so does its entry in the history.
     await page.reload();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HarnessTool } from '../../../src/core/HarnessTypes';
-import type { IModelProvider, ModelRequest, ModelStreamEvent } from '../../../src/core/agent/types';
+import { ModelProviderError, type IModelProvider, type ModelRequest, type ModelStreamEvent } from '../../../src/core/agent/types';
 import { PermissionGate } from '../../../src/core/permissions';
 import { ChatHistoryStore, type IChatMemento } from '../../../src/extension/chat/ChatHistoryStore';
 import type { ChatModelEntry } from '../../../src/extension/chat/ChatModels';
@@ -179,5 +179,41 @@ describe('ChatSession', () => {
     await session.send('/call mcp__srv__beta {}');
     expect(calls).toEqual(['mcp__srv__beta', 'mcp__srv__beta']);
     expect(tools(session.state().items).map((t) => t.state)).toEqual(['done', 'done']);
+  });
+
+  it('a rejected key ends the turn with the host named and a button to set one', async () => {
+    const rejecting: IModelProvider = {
+      id: 'openai',
+      label: 'x',
+      models: async () => [],
+      async *stream() {
+        throw new ModelProviderError('API key rejected by api.example.test', 'auth', { host: 'api.example.test', status: 401 });
+      },
+    };
+    const { session } = setup({ model: rejecting });
+    await session.refreshModels();
+    await session.send('hi');
+    expect(session.state().items.at(-1)).toMatchObject({
+      kind: 'notice',
+      level: 'error',
+      text: 'API key rejected by api.example.test',
+      action: { id: 'setApiKey', label: 'Set API Key...' },
+    });
+  });
+
+  it('drops no text of a streamed answer when the connection breaks: the error marks it', async () => {
+    const dropping: IModelProvider = {
+      id: 'openai',
+      label: 'x',
+      models: async () => [],
+      async *stream() {
+        yield { type: 'text', delta: 'Half an ans' };
+        throw new ModelProviderError('The connection to h dropped before the answer was complete', 'connection', { host: 'h' });
+      },
+    };
+    const { session } = setup({ model: dropping });
+    await session.refreshModels();
+    await session.send('hi');
+    expect(session.state().items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Half an ans', error: 'The connection to h dropped before the answer was complete' });
   });
 });
