@@ -8,6 +8,11 @@ export interface IVsCodeApi {
   setState(state: unknown): void;
 }
 
+/** Where host messages arrive (the page's `window`). */
+export interface IMessageSource {
+  addEventListener(type: 'message', listener: (event: { readonly data: unknown }) => void): void;
+}
+
 const EMPTY: ChatViewState = { conversationId: '', items: [], conversations: [], models: [], busy: false };
 
 /**
@@ -35,8 +40,8 @@ export class ChatClient {
   }
 
   /** Starts listening and tells the host the panel can receive. */
-  start(target: Pick<Window, 'addEventListener'>): void {
-    target.addEventListener('message', (e) => this.receive((e as MessageEvent).data));
+  start(target: IMessageSource): void {
+    target.addEventListener('message', (e) => this.receive(e.data));
     this._api.postMessage({ type: 'ready' } satisfies WebviewMessage);
   }
 
