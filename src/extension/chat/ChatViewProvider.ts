@@ -16,8 +16,8 @@ export interface IChatViewHost {
 /**
  * The chat's webview view in the MCP container (movable to the secondary side bar). It posts
  * nothing before the panel says `ready`, drops malformed messages with a log line, and answers each
- * request by its sequence number. The page loads one script from the bundle folder under a strict
- * CSP with a nonce.
+ * request by its sequence number. The page loads one script from the bundle's own folder (the only
+ * local resource root) under a strict CSP with a nonce.
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private _view: vscode.WebviewView | undefined;
@@ -37,7 +37,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this._resolvedAt = performance.now();
     this._view = view;
     this._ready = false;
-    const bundle = vscode.Uri.joinPath(this._extensionUri, 'dist');
+    const bundle = vscode.Uri.joinPath(this._extensionUri, 'dist', 'webview');
     view.webview.options = { enableScripts: true, localResourceRoots: [bundle] };
     view.webview.html = chatHtml(view.webview, vscode.Uri.joinPath(bundle, 'webview.js'));
     this._viewDisposables.push(
