@@ -8,7 +8,7 @@ const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
 /** Text aimed at the model rather than the user: each is a family of known injection phrasings. */
 const INSTRUCTIONS: readonly RegExp[] = [
   /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions?|prompts?|messages?|rules|directions)/i,
-  /\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|show|notify|alert)\b[^.\n]{0,40}?\b(?:the\s+)?(?:user|human|operator)\b/i,
+  /\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|show|notify|alert)\b[^.\n]{0,40}?\b(?:user|human|operator)\b/i,
   /\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human)\b/i,
   /<\s*\/?\s*(?:important|system|instructions?|secret|hidden)\s*>/i,
   /\b(?:new|updated|real)\s+(?:system\s+)?instructions\s*:/i,

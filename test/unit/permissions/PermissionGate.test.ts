@@ -75,14 +75,15 @@ describe('PermissionGate', () => {
     const store = new MemoryApprovalStore();
     const { hash } = pinTool(echo);
     const addHash = pinTool(add).hash;
-    store.entries = { '["fx","echo"]': JSON.stringify({ hash }), '["fx","add"]': JSON.stringify({ hash: addHash, definition: 5 }), '["other","echo"]': 'null', x: 'not json' };
-    const prompter = answers({ choice: 'once' }, { choice: 'once' }, { choice: 'once' });
+    store.entries = { '["fx","echo"]': JSON.stringify({ hash }), '["fx","add"]': JSON.stringify({ hash: addHash, definition: 5 }), '["other","echo"]': 'null', x: 'not json', '["fx","x"]': JSON.stringify({ hash: 7, definition: '{}' }) };
+    const prompter = answers({ choice: 'once' }, { choice: 'once' }, { choice: 'once' }, { choice: 'once' });
     const gate = new PermissionGate({ prompter, store });
     await check(gate, echo);
     await check(gate, add);
     await check(gate, other);
-    expect(prompter.requests).toHaveLength(3);
-    expect(prompter.requests.map((r) => r.changedSinceApproval)).toEqual([undefined, undefined, undefined]);
+    await check(gate, { ...echo, name: 'mcp__fx__x', originalName: 'x' });
+    expect(prompter.requests).toHaveLength(4);
+    expect(prompter.requests.map((r) => r.changedSinceApproval)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it('reads a valid stored approval', async () => {

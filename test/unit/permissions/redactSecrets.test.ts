@@ -28,7 +28,7 @@ describe('redactSecrets', () => {
     expect(redactSecrets([value])).toEqual([expected]);
   });
 
-  it.each(['passwd', 'password', 'db_passphrase', 'x-api-key', 'api_key', 'apiKey', 'APIKEY', 'client_credential', 'Cookie', 'private_key', 'privateKey', 'session_id', 'access-key', 'AUTH', 'x-auth-header', 'auth_basic', 'refresh_token', 'secret'])(
+  it.each(['passwd', 'password', 'db_passphrase', 'x-api-key', 'api_key', 'apiKey', 'APIKEY', 'client_credential', 'Cookie', 'private_key', 'privateKey', 'session_id', 'sessionid', 'access-key', 'accesskey', 'AUTH', 'x-auth-header', 'auth_basic', 'refresh_token', 'secret'])(
     'treats the key %s as secret',
     (key) => {
       expect(redactSecrets({ [key]: 'v', safe: 'v' })).toEqual({ [key]: REDACTED, safe: 'v' });
@@ -46,6 +46,7 @@ describe('redactSecrets', () => {
   it('leaves ordinary values alone', () => {
     expect(redactSecrets({ path: '/tmp/x', n: 3, ok: true, list: ['a', 'sk-short'] })).toEqual({ path: '/tmp/x', n: 3, ok: true, list: ['a', 'sk-short'] });
     expect(redactSecrets('plain')).toBe('plain');
+    expect(redactSecrets({ x: null, y: [null, 2] })).toEqual({ x: null, y: [null, 2] });
     expect(redactSecrets(undefined)).toBeUndefined();
   });
 });
