@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../core/agent';
+import { makeHiddenVisible } from '../../core/permissions';
 import type { PermissionRequest } from '../../core/permissions/types';
 import type { ChatItem, HostMessage } from '../../shared/chatProtocol';
 
@@ -80,9 +81,10 @@ export class ChatTranscript {
       ...(tool.title ? { title: tool.title } : {}),
       arguments: request.arguments,
       state: 'waiting_for_approval',
+      // Hidden characters are shown as <U+200B> and the like: the card shows what the model would read.
       permission: {
-        ...(tool.title ? { title: tool.title } : {}),
-        description: tool.description,
+        ...(tool.title ? { title: makeHiddenVisible(tool.title) } : {}),
+        description: makeHiddenVisible(tool.description),
         ...(tool.annotations ? { annotations: pickAnnotations(tool.annotations) } : {}),
         warnings: request.warnings.map((w) => ({ where: w.where, kind: w.kind, excerpt: w.excerpt })),
         ...(request.changedSinceApproval ? { changedSinceApproval: request.changedSinceApproval } : {}),

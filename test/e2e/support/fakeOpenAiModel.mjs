@@ -2,6 +2,7 @@
 // writer as the demo model). Scripted for the chat scenarios:
 //   "count ..."   -> one call of the tool named *__count
 //   "slow ..."    -> one call of *__slow_count
+//   "notes ..."   -> one call of *__notes
 //   "bulk N"      -> N parallel calls of *__count in one step
 //   after results -> "Result: ..." with the tool outputs, or "Not run: ..." when a call failed
 //   anything else -> "Echo: <text>"
@@ -49,7 +50,7 @@ async function handle(req, res, requests) {
   }
   const text = typeof last.content === 'string' ? last.content : '';
   const bulk = /^bulk (\d+)/.exec(text);
-  const name = /^count/.test(text) ? tool('__count') : /^slow/.test(text) ? tool('__slow_count') : bulk ? tool('__count') : undefined;
+  const name = /^count/.test(text) ? tool('__count') : /^slow/.test(text) ? tool('__slow_count') : /^notes/.test(text) ? tool('__notes') : bulk ? tool('__count') : undefined;
   if (name) {
     const n = bulk ? Number(bulk[1]) : 1;
     for (let i = 0; i < n; i++) stream.writeToolCall({ id: `call_${requests.length}_${i}`, name, args: { note: text } });

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startFakeModel, FAKE_MODEL_ID } from '../support/fakeOpenAiModel.mjs';
-import { waitForText, waitForWorkbench } from './lib.mjs';
+import { expandRow, rowIcon, serverTreeRow, waitForText, waitForWorkbench } from './lib.mjs';
 import { button, chatWorkspace, counterLog, lastCard, messageBox, openChat, openChatWorkspace, send, waitCardState, waitIdle } from './chatLib.mjs';
 
 export async function run(ctx) {
@@ -96,12 +96,34 @@ export async function run(ctx) {
     await waitIdle(chat);
     assert.equal(counterLog(folder).filter((l) => l === 'call slow_count').length, 1, 'a call stopped before approval ran');
 
+    // A poisoned tool: flagged in the tree, and its card shows the hidden text made visible.
+    await send(chat, 'notes please');
+    card = lastCard(chat);
+    await waitCardState(card, 'waiting_for_approval');
+    const warnings = await card.locator('.warnings').innerText();
+    assert.match(warnings, /Suspicious content/);
+    assert.match(warnings, /<U\+200B>/);
+    assert.match(warnings, /Ignore previous instructions/i);
+    await shot('7b-poisoned-card');
+    await button(card, 'Deny').click();
+    await waitCardState(card, 'denied');
+    await waitIdle(chat);
+    assert.ok(!counterLog(folder).includes('call notes'));
+    await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
+    await expandRow(serverTreeRow(page, 'counter'));
+    await expandRow(serverTreeRow(page, 'Tools'));
+    await waitForText(serverTreeRow(page, 'notes').locator('.label-description'), /^⚠ suspicious/);
+    assert.equal(await rowIcon(serverTreeRow(page, 'notes')), 'warning');
+    await shot('7c-poisoned-tree');
+    await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
+
     // A reload: the conversation comes back, and so does its entry in the history.
     await page.reload();
     await waitForWorkbench(page);
     chat = await openChat(page);
     await waitForText(chat.locator('mcp-chat-item').filter({ hasText: 'call number 3' }), /Result: call number 3/);
-    await waitCardState(lastCard(chat), 'cancelled');
+    await waitCardState(lastCard(chat), 'denied');
+    await chat.locator('mcp-tool-card .state[data-state="cancelled"]').first().waitFor();
     await button(chat, 'History').click();
     await waitForText(chat.locator('mcp-chat-header li'), /count please/);
     await shot('8-reloaded');

@@ -32,7 +32,7 @@ export async function openChatWorkspace(page, url) {
   // would close the Notification Center under the question).
   const chat = await openChat(page);
   await approveFromNotification(page, { count: 1 });
-  await waitForText(serverTreeRow(page, 'counter').locator('.label-description'), /^2 tools$/, { timeout: 90_000 });
+  await waitForText(serverTreeRow(page, 'counter').locator('.label-description'), /^3 tools$/, { timeout: 90_000 });
   // Room for the chat in the screenshots: the server tree folds to its header.
   await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
   return chat;
