@@ -69,6 +69,7 @@ export class McpHarnessExtension implements vscode.Disposable {
 
   /** Loads the configuration and connects in the background. */
   start(): void {
+    this._chat.start();
     void this.harness.start().then(
       () => {
         const servers = this.harness.servers();

@@ -85,6 +85,17 @@ export class ChatHeader extends LitElement {
       li .when {
         font-size: 0.9em;
       }
+      li button.delete {
+        font: inherit;
+        color: var(--vscode-descriptionForeground);
+        background: none;
+        border: none;
+        cursor: pointer;
+        padding: 0 4px;
+      }
+      li button.delete:hover {
+        color: var(--vscode-errorForeground);
+      }
     `,
   ];
 
@@ -110,6 +121,7 @@ export class ChatHeader extends LitElement {
         (c) => html`<li aria-current=${String(c.id === this.conversationId)}>
           <button class="open" type="button" title=${c.title} ?disabled=${this.busy} @click=${() => this._open(c.id)}>${c.title}</button>
           <span class="when muted">${new Date(c.updatedAt).toLocaleString()} · ${c.messageCount}</span>
+          <button class="delete" type="button" aria-label="Delete ${c.title}" title="Delete" ?disabled=${this.busy} @click=${() => chatRequest(this, { type: 'deleteConversation', id: c.id })}>×</button>
         </li>`,
       )}
     </ul>`;

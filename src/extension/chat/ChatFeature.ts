@@ -83,6 +83,10 @@ export class ChatFeature implements vscode.Disposable {
       vscode.commands.registerCommand('mcpHarness.showAuditLog', () => this.showAuditLog()),
       { dispose: () => this.session.dispose() },
     );
+  }
+
+  /** Lists the models for the picker (VS Code's may take a moment to register). */
+  start(): void {
     void this._refreshModels();
   }
 

@@ -111,6 +111,11 @@ export class ChatSession implements IPermissionPrompter {
       case 'openConversation':
         return this._openById(message.id);
       case 'deleteConversation':
+        if (message.id === this._transcript.id) {
+          if (this._turn) return 'Stop the running turn first.';
+          await this._options.history.delete(message.id);
+          return this._startNew();
+        }
         await this._options.history.delete(message.id);
         this._options.post({ type: 'conversations', conversations: this._options.history.list() });
         return undefined;
@@ -173,6 +178,13 @@ export class ChatSession implements IPermissionPrompter {
   async newChat(): Promise<string | undefined> {
     if (this._turn) return 'Stop the running turn first.';
     await this._save();
+    return this._startNew();
+  }
+
+  /** Replaces the open conversation with an empty one (the old one is saved or deleted already). */
+  private async _startNew(): Promise<undefined> {
+    if (this._saveTimer) clearTimeout(this._saveTimer);
+    this._saveTimer = undefined;
     this._messages = [];
     this._createdAt = Date.now();
     this._transcript = this._newTranscript(randomUUID(), []);

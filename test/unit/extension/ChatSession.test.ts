@@ -136,7 +136,7 @@ describe('ChatSession', () => {
     const memento = new Memento();
     const first = setup({ model: new TwoCallModel(), memento });
     await first.session.refreshModels();
-    void first.session.send('do both');
+    const firstTurn = first.session.send('do both');
     await waitFor(() => tools(first.session.state().items).filter((t) => t.permission).length === 2);
     await first.session.flush();
 
@@ -148,12 +148,18 @@ describe('ChatSession', () => {
     expect(tools(state.items).map((t) => t.state)).toEqual(['cancelled', 'cancelled']);
     expect(state.conversations).toEqual([expect.objectContaining({ title: 'do both', messageCount: 1 })]);
     first.session.stop();
+    await firstTurn;
 
     // New Chat starts empty; the earlier conversation reopens from the list.
     await second.session.newChat();
     expect(second.session.state().items).toEqual([]);
     expect(await second.session.handle({ type: 'openConversation', seq: 1, id: state.conversationId })).toBeUndefined();
     expect(second.session.state().items[0]).toMatchObject({ text: 'do both' });
+
+    // Deleting the open conversation forgets it and starts a new one.
+    expect(await second.session.handle({ type: 'deleteConversation', seq: 2, id: state.conversationId })).toBeUndefined();
+    expect(second.session.state().conversations).toEqual([]);
+    expect(second.session.state().conversationId).not.toBe(state.conversationId);
   });
 
   it('without a model says how to get one, and direct commands still work', async () => {
