@@ -66,7 +66,7 @@ export class PermissionGate implements IToolCallGate {
     options.onAsk?.(request);
     let answer: PermissionAnswer;
     try {
-      answer = await this._options.prompter.ask(request, options.signal);
+      answer = await untilAborted(this._options.prompter.ask(request, options.signal), options.signal);
     } catch {
       return { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: options.signal.aborted ? 'stopped before it was approved' : 'the permission prompt failed' };
     }
@@ -120,6 +120,25 @@ export class PermissionGate implements IToolCallGate {
     if (this._options.store) await this._options.store.set(entries);
     else this._memoryStore = entries;
   }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts: a prompter that ignores Stop cannot hold the turn. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 /** Entries that do not parse are dropped (asked again), never trusted. */

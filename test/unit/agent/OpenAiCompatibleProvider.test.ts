@@ -129,6 +129,21 @@ describe('OpenAiCompatibleProvider against a loopback Chat Completions server', 
     expect(filtered.events.at(-1)).toEqual({ type: 'end', reason: 'other' });
   });
 
+  it('orders calls by index whatever order their fragments come in, and maps function_call', async () => {
+    server.enqueue(
+      sse([
+        [null, openAiChunk({ tool_calls: [{ index: 2, id: 'call_c', type: 'function', function: { name: 'mcp__fx__c', arguments: '{}' } }] })],
+        [null, openAiChunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'mcp__fx__a', arguments: '{}' } }] })],
+        [null, openAiChunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'mcp__fx__b', arguments: '{}' } }] })],
+        [null, openAiChunk({}, 'function_call')],
+        [null, '[DONE]'],
+      ]),
+    );
+    const { events } = await collect(make().stream(request, new AbortController().signal));
+    expect(events.map((e) => (e.type === 'tool_call' ? e.call.id : e.type))).toEqual(['call_a', 'call_b', 'call_c', 'end']);
+    expect(events.at(-1)).toEqual({ type: 'end', reason: 'tool_calls' });
+  });
+
   it('drops a trailing slash of the base URL and labels itself', async () => {
     server.enqueue(sse([[null, openAiChunk({ content: 'ok' }, 'stop')], [null, '[DONE]']]));
     const provider = new OpenAiCompatibleProvider({ baseUrl: `${baseUrl}/v1///`, apiKey: 'k', model: 'm', label: 'Local', contextWindow: 8000 });

@@ -143,10 +143,11 @@ describe('tool search in the loop', () => {
   });
 
   it('answers a search without a query, or with no match, as the model can use', async () => {
-    const provider = new ScriptedProvider([callTools(['s1', SEARCH_TOOLS_NAME, {}], ['s2', SEARCH_TOOLS_NAME, { query: 'qqqzzz' }], ['s3', SEARCH_TOOLS_NAME, 'nope']), say('ok')]);
+    const provider = new ScriptedProvider([callTools(['s1', SEARCH_TOOLS_NAME, { query: 5 }], ['s2', SEARCH_TOOLS_NAME, { query: 'qqqzzz' }], ['s3', SEARCH_TOOLS_NAME, 'nope']), say('ok')]);
     const agent = new McpAgent({ tools: () => tools, provider, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) });
     await agent.runTurn([], 'x', { signal: new AbortController().signal });
     const [a, b, c] = provider.requests[1]!.messages.slice(-3);
+    expect(a!.content).toContain('error="true"');
     expect(a).toMatchObject({ isError: true });
     expect(a!.content).toContain('search_tools needs a "query" string.');
     expect(b).toMatchObject({ isError: false });

@@ -213,6 +213,19 @@ describe('PermissionGate', () => {
     expect(await check(failing, echo)).toEqual({ outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: 'the permission prompt failed' });
   });
 
+  it('denies on Stop even when the prompter ignores the signal', async () => {
+    const stop = new AbortController();
+    let asked = 0;
+    const gate = new PermissionGate({ prompter: { ask: () => ((asked++, new Promise(() => {}))) } });
+    const decision = check(gate, echo, 'c1', stop.signal);
+    while (asked === 0) await new Promise((r) => setImmediate(r));
+    stop.abort();
+    expect(await decision).toEqual({ outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: 'stopped before it was approved' });
+    const already = new AbortController();
+    already.abort();
+    expect(await check(gate, echo, 'c2', already.signal)).toMatchObject({ outcome: 'deny', reason: 'stopped before it was approved' });
+  });
+
   it('denies an answer that arrives after a stop', async () => {
     const stop = new AbortController();
     let asked = 0;
