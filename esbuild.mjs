@@ -36,7 +36,7 @@ const builds = [
   // The webview bundle (browser).
   {
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
-    logLevel: 'warning', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js',
+    logLevel: 'warning', entryPoints: ['webview/main.ts'], outfile: 'dist/webview/webview.js',
   },
 ].filter((b) => existsSync(b.entryPoints[0]));
 

@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startDemoModelForWorkspace } from '../demo/model/demoModel.mjs';
 import { startCodeServer } from './codeServer.mjs';
 import { ensureToolchain } from './toolchain.mjs';
 
@@ -45,6 +46,7 @@ async function main() {
     // downloading into the server's temporary HOME on every start.
     env: { npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm') },
   });
+  const stopDemoModel = await startDemoModelForWorkspace();
   const url = server.workbenchUrl(dev ? { folder: DEMO, extensionDevelopmentPath: EXT_DIR } : { folder: DEMO });
   console.log(`\nMCP Harness is running in VS Code (code-server, pid ${server.pid}). Open:\n\n  ${url}\n`);
   console.log('The demo servers ask once before they start: answer "Start" in the notification. Ctrl-C to stop.');
@@ -57,6 +59,7 @@ async function main() {
   console.log(`\n${reason}: stopping`);
   watcher?.kill('SIGTERM');
   await server.stop();
+  await stopDemoModel();
   return reason.startsWith('SIG') ? 0 : 1;
 }
 

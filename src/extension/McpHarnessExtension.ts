@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { HARNESS_VERSION, McpHarness, type HarnessApplyResult, type HarnessTool } from '../core';
+import { ChatFeature } from './chat/ChatFeature';
 import { registerCommands } from './commands';
 import { readUserServers, SETTINGS_SECTION } from './ConfigFiles';
 import { ConfigWatcher } from './ConfigWatcher';
@@ -33,6 +34,7 @@ export class McpHarnessExtension implements vscode.Disposable {
   private readonly _log = vscode.window.createOutputChannel('MCP Harness', { log: true });
   private readonly _enablement: ToolEnablement;
   private readonly _status: StatusBarController;
+  private readonly _chat: ChatFeature;
   private _serverCount: number | undefined;
 
   constructor(context: vscode.ExtensionContext) {
@@ -60,6 +62,7 @@ export class McpHarnessExtension implements vscode.Disposable {
       }),
     );
     this._status = this._add(new StatusBarController(this.harness, this._enablement));
+    this._chat = this._add(new ChatFeature(context, this.harness, () => this._enabledTools(), this._log));
     this._disposables.push(...registerCommands({ harness: this.harness, approvals, logs, inputs, enablement: this._enablement, reload: (o) => this.reload(o) }));
     this._disposables.push(vscode.commands.registerCommand('mcpHarness.copyServerConfiguration', () => copyServerConfigurationCommand(context.extensionPath)));
     this._add(new GatewayDefinitionProvider(context.extensionPath, SETTINGS_SECTION, HARNESS_VERSION));
@@ -69,6 +72,7 @@ export class McpHarnessExtension implements vscode.Disposable {
 
   /** Loads the configuration and connects in the background. */
   start(): void {
+    this._chat.start();
     void this.harness.start().then(
       () => {
         const servers = this.harness.servers();
@@ -90,7 +94,7 @@ export class McpHarnessExtension implements vscode.Disposable {
     return {
       harness: this.harness,
       activationMs,
-      enabledTools: () => this.harness.tools().filter((t) => t.server === undefined || this._enablement.isEnabled(t.server, t.originalName)),
+      enabledTools: () => this._enabledTools(),
       onDidChangeEnabledTools: (listener, thisArg, disposables) => {
         const a = this._enablement.onDidChange(listener, thisArg, disposables);
         const b = toVscode(this.harness.registry.onDidChange(() => listener.call(thisArg)));
@@ -104,14 +108,20 @@ export class McpHarnessExtension implements vscode.Disposable {
     this._log.info(message);
   }
 
-  /** Stops every server and waits until their processes are gone (safe to call twice). */
-  shutdown(): Promise<void> {
-    return this.harness.dispose();
+  /** Saves the chat, stops every server and waits until their processes are gone (safe to call twice). */
+  async shutdown(): Promise<void> {
+    this._chat.session.stop();
+    await this._chat.flush().catch((err) => this._log.warn(`chat: saving on exit failed: ${err}`));
+    await this.harness.dispose();
   }
 
   dispose(): void {
     for (const d of this._disposables.splice(0).reverse()) d.dispose();
     this._log.dispose();
+  }
+
+  private _enabledTools(): HarnessTool[] {
+    return this.harness.tools().filter((t) => t.server === undefined || this._enablement.isEnabled(t.server, t.originalName));
   }
 
   private _blocked(): string[] {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { describeReconnect, type McpHarness, type McpServerSnapshot } from '../core';
+import { scanTool } from '../core/permissions';
 import { serverTooltip, stateIcon, toolTooltip } from './serverPresentation';
 import type { ToolEnablement } from './ToolEnablement';
 
@@ -141,10 +142,16 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
     const badges = [tool?.annotations?.readOnlyHint ? 'read-only' : undefined, tool?.annotations?.destructiveHint ? 'destructive' : undefined].filter(Boolean);
     // Descriptions are often Markdown; a tree row shows plain text.
     const summary = (tool?.description?.split('\n')[0] ?? '').replace(/[`*_]/g, '');
-    item.description = [badges.length ? `[${badges.join(', ')}]` : '', summary].filter(Boolean).join(' ');
+    const hits = tool ? poisoningHits(tool) : [];
+    item.description = [hits.length ? '⚠ suspicious' : '', badges.length ? `[${badges.join(', ')}]` : '', summary].filter(Boolean).join(' ');
     item.tooltip = tool ? toolTooltip(s.name, tool) : undefined;
-    // Only annotated tools get an icon; the checkbox already marks the row.
-    if (tool?.annotations?.destructiveHint) item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    if (hits.length && item.tooltip instanceof vscode.MarkdownString) {
+      item.tooltip.appendMarkdown(`\n\n**Suspicious content** (the chat shows it on the tool's permission card):\n`);
+      for (const hit of hits) item.tooltip.appendMarkdown(`\n- ${hit.where}: `).appendText(hit.excerpt);
+    }
+    // Only annotated or flagged tools get an icon; the checkbox already marks the row.
+    if (hits.length) item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    else if (tool?.annotations?.destructiveHint) item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
     else if (tool?.annotations?.readOnlyHint) item.iconPath = new vscode.ThemeIcon('eye');
     item.checkboxState = this._enablement.isEnabled(s.name, name) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
     item.contextValue = 'tool';
@@ -164,6 +171,17 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
       this._onDidChangeTreeData.fire(undefined);
     });
   }
+}
+
+/** Poisoning-scan hits of a tool's definition, computed once per tool object (lists are replaced, not mutated). */
+const scanned = new WeakMap<Tool, ReturnType<typeof scanTool>>();
+function poisoningHits(tool: Tool): ReturnType<typeof scanTool> {
+  let hits = scanned.get(tool);
+  if (!hits) {
+    hits = scanTool({ title: tool.title, description: tool.description ?? '', inputSchema: tool.inputSchema });
+    scanned.set(tool, hits);
+  }
+  return hits;
 }
 
 /** `12 tools` (`11 of 12 tools` when some are switched off), or the short reason the server is not running. */

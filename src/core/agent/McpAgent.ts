@@ -122,7 +122,7 @@ export class McpAgent {
       }
       const results = await Promise.all(calls.map((call) => this._runCall(call, plan, enabled, found, signal, emit)));
       push(...results);
-      if (signal.aborted) return end('stopped');
+      // A stop during the calls is seen at the top of the next step.
     }
   }
 
@@ -165,7 +165,7 @@ export class McpAgent {
       isError = true;
       text = parsed.ok ? 'search_tools needs a "query" string.' : `The arguments for "search_tools" are ${parsed.problem}.`;
     } else {
-      const hits = this._search.search(enabled, query, limit === undefined ? {} : { limit });
+      const hits = this._search.search(enabled, query, { limit });
       for (const hit of hits) found.add(hit.name);
       text = hits.length
         ? JSON.stringify({ tools: hits.map(toModelToolSpec), note: 'These tools can be called from the next step on.' })

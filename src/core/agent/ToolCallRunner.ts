@@ -104,10 +104,10 @@ export class ToolCallRunner {
       result = { isError: true, text: `The call failed: ${err instanceof Error ? err.message : String(err)}` };
     }
     if (signal.aborted) {
-      if (auditId !== undefined) this._options.audit?.end(auditId, { outcome: 'cancelled', outputChars: result.text.length });
+      this._options.audit?.end(auditId!, { outcome: 'cancelled', outputChars: result.text.length });
       return finish('cancelled', args, 'Cancelled: the user stopped this call.', true);
     }
-    if (auditId !== undefined) this._options.audit?.end(auditId, { outcome: result.isError ? 'error' : 'ok', outputChars: result.text.length });
+    this._options.audit?.end(auditId!, { outcome: result.isError ? 'error' : 'ok', outputChars: result.text.length });
     const warnings: PoisoningHit[] = scanText(result.text, 'result');
     return finish(result.isError ? 'error' : 'done', args, result.text, result.isError, warnings.length ? { warnings } : {});
   }

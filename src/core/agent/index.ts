@@ -29,3 +29,5 @@ export { AnthropicProvider, DEFAULT_ANTHROPIC_BASE_URL, toAnthropicMessages } fr
 export type { AnthropicProviderOptions } from './providers/AnthropicProvider';
 export { isLoopbackUrl, hostOf, resolveApiKey, retryAfterMs, LOOPBACK_PLACEHOLDER_KEY, DEFAULT_MAX_ATTEMPTS } from './providers/providerSupport';
 export type { RetryOptions, SleepFn } from './providers/providerSupport';
+export { createApiProvider, DEFAULT_OPENAI_MODEL, DEFAULT_ANTHROPIC_MODEL } from './providers/createApiProvider';
+export type { ApiProviderSettings } from './providers/createApiProvider';

@@ -45,7 +45,6 @@ export interface AuditLogOptions {
 export class AuditLog implements IAuditSink {
   private readonly _open = new Map<string, { server?: string; tool: string; startedAt: number }>();
   private _writing: Promise<void> = Promise.resolve();
-  private _dirMade = false;
 
   constructor(
     readonly filePath: string,
@@ -74,7 +73,7 @@ export class AuditLog implements IAuditSink {
       durationMs: now - open.startedAt,
       outcome: result.outcome,
       outputChars: result.outputChars,
-      ...(result.error !== undefined ? { error: result.error } : {}),
+      error: result.error,
     });
   }
 
@@ -87,7 +86,7 @@ export class AuditLog implements IAuditSink {
       tool: entry.tool,
       arguments: redactSecrets(entry.arguments),
       decider: entry.decider,
-      ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+      reason: entry.reason,
     });
   }
 
@@ -100,11 +99,8 @@ export class AuditLog implements IAuditSink {
     const text = `${JSON.stringify(line)}\n`;
     this._writing = this._writing.then(async () => {
       try {
-        if (!this._dirMade) {
-          await fs.promises.mkdir(path.dirname(this.filePath), { recursive: true });
-          this._dirMade = true;
-        }
-        await fs.promises.appendFile(this.filePath, text, 'utf8');
+        await fs.promises.mkdir(path.dirname(this.filePath), { recursive: true });
+        await fs.promises.appendFile(this.filePath, text);
       } catch (err) {
         this._options.onError?.(err);
       }

@@ -57,7 +57,7 @@ export class PermissionGate implements IToolCallGate {
     if (result.outcome === 'deny') return result;
     if (result.outcome === 'allow') {
       if (result.decider.by === 'remembered' && result.decider.scope === 'server_session') {
-        this._serverSession.get(call.tool.server!)?.set(approvalKey(call.tool), pin);
+        this._serverSession.get(call.tool.server!)!.set(approvalKey(call.tool), pin);
       }
       return result;
     }
@@ -66,7 +66,7 @@ export class PermissionGate implements IToolCallGate {
     options.onAsk?.(request);
     let answer: PermissionAnswer;
     try {
-      answer = await this._options.prompter.ask(request, options.signal);
+      answer = await untilAborted(this._options.prompter.ask(request, options.signal), options.signal);
     } catch {
       return { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: options.signal.aborted ? 'stopped before it was approved' : 'the permission prompt failed' };
     }
@@ -122,17 +122,34 @@ export class PermissionGate implements IToolCallGate {
   }
 }
 
+/** `promise`, or a rejection as soon as `signal` aborts: a prompter that ignores Stop cannot hold the turn. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 /** Entries that do not parse are dropped (asked again), never trusted. */
 function parseStore(entries: Readonly<Record<string, string>>): Map<string, RememberedApproval> {
   const out = new Map<string, RememberedApproval>();
   for (const [key, raw] of Object.entries(entries)) {
     try {
-      const value: unknown = JSON.parse(raw);
-      if (typeof value === 'object' && value !== null && typeof (value as RememberedApproval).hash === 'string' && typeof (value as RememberedApproval).definition === 'string') {
-        out.set(key, { hash: (value as RememberedApproval).hash, definition: (value as RememberedApproval).definition });
-      }
+      const { hash, definition } = JSON.parse(raw) as Partial<RememberedApproval>;
+      if (typeof hash === 'string' && typeof definition === 'string') out.set(key, { hash, definition });
     } catch {
-      // Not ours or corrupted.
+      // Not ours or corrupted (`null` lands here too).
     }
   }
   return out;

@@ -60,11 +60,11 @@ export function alwaysAsks(tool: PermissionTool): boolean {
  */
 export function evaluatePermission(input: PermissionInput): PolicyResult {
   const { tool, pin, rules, remembered } = input;
-  const denied = findMatchingPattern(rules.deny ?? [], tool.name);
+  const denied = findMatchingPattern(rules.deny, tool.name);
   if (denied !== undefined) {
     return { outcome: 'deny', decider: { by: 'rule', rule: denied }, reason: `denied by the rule "${denied}"` };
   }
-  const allowed = findMatchingPattern(rules.allow ?? [], tool.name);
+  const allowed = findMatchingPattern(rules.allow, tool.name);
   if (allowed !== undefined) return { outcome: 'allow', decider: { by: 'rule', rule: allowed } };
   if (alwaysAsks(tool)) return { outcome: 'ask' };
 

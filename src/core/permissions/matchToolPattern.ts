@@ -7,10 +7,10 @@ export function matchToolPattern(pattern: string, name: string): boolean {
     .split('*')
     .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*');
-  return new RegExp(`^${source}$`, 's').test(name);
+  return new RegExp(`^${source}$`).test(name);
 }
 
 /** The first pattern of `patterns` that matches `name`, if any. */
-export function findMatchingPattern(patterns: readonly string[], name: string): string | undefined {
-  return patterns.find((p) => matchToolPattern(p, name));
+export function findMatchingPattern(patterns: readonly string[] | undefined, name: string): string | undefined {
+  return patterns?.find((p) => matchToolPattern(p, name));
 }

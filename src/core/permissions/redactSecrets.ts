@@ -1,4 +1,4 @@
-const SECRET_KEY = /(?:token|secret|passw(?:or)?d|passphrase|api[-_]?key|apikey|authorization|auth|credential|cookie|private[-_]?key|session[-_]?id|access[-_]?key)/i;
+const SECRET_KEY = /token|secret|passw(?:or)?d|passphrase|api[-_]?key|authorization|credential|cookie|private[-_]?key|session[-_]?id|access[-_]?key|(?:^|[-_])auth(?:$|[-_])/i;
 
 /** Values that look like credentials whatever their key: bearer/basic headers, well-known key formats, JWTs. */
 const SECRET_VALUES: readonly RegExp[] = [
@@ -21,7 +21,9 @@ export function redactSecrets(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
-    out[key] = SECRET_KEY.test(key) && member !== null && typeof member !== 'object' ? REDACTED : redactSecrets(member);
+    // Under a secret-looking key, only a nested object keeps its shape (its own keys decide).
+    const nested = typeof member === 'object' && member !== null && !Array.isArray(member);
+    out[key] = SECRET_KEY.test(key) && !nested ? REDACTED : redactSecrets(member);
   }
   return out;
 }

@@ -8,7 +8,7 @@ const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
 /** Text aimed at the model rather than the user: each is a family of known injection phrasings. */
 const INSTRUCTIONS: readonly RegExp[] = [
   /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions?|prompts?|messages?|rules|directions)/i,
-  /\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|show|notify|alert)\b[^.\n]{0,40}?\b(?:the\s+)?(?:user|human|operator)\b/i,
+  /\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|show|notify|alert)\b[^.\n]{0,40}?\b(?:user|human|operator)\b/i,
   /\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human)\b/i,
   /<\s*\/?\s*(?:important|system|instructions?|secret|hidden)\s*>/i,
   /\b(?:new|updated|real)\s+(?:system\s+)?instructions\s*:/i,
@@ -46,20 +46,21 @@ export function scanText(text: string, where: PoisoningHit['where']): PoisoningH
 /** Scans a tool's title, description and every key and string of its input schema. */
 export function scanTool(tool: Pick<PermissionTool, 'title' | 'description' | 'inputSchema'>): PoisoningHit[] {
   const hits = [...(tool.title ? scanText(tool.title, 'title') : []), ...scanText(tool.description, 'description')];
-  for (const text of schemaStrings(tool.inputSchema)) hits.push(...scanText(text, 'schema'));
+  const strings: string[] = [];
+  collectStrings(tool.inputSchema, strings);
+  for (const text of strings) hits.push(...scanText(text, 'schema'));
   return hits;
 }
 
-function schemaStrings(value: unknown, out: string[] = []): string[] {
+/** Every string and object key in a JSON value (array indexes come along as keys; they are harmless). */
+function collectStrings(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const item of value) schemaStrings(item, out);
-  else if (value !== null && typeof value === 'object') {
+  else if (typeof value === 'object' && value !== null) {
     for (const [key, member] of Object.entries(value)) {
       out.push(key);
-      schemaStrings(member, out);
+      collectStrings(member, out);
     }
   }
-  return out;
 }
 
 function excerpt(text: string, index: number, length: number): string {

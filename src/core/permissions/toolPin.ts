@@ -35,8 +35,8 @@ function sortKeys(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
-    const member = (value as Record<string, unknown>)[key];
-    if (member !== undefined) out[key] = sortKeys(member);
+    // `undefined` members stay here and JSON.stringify drops them.
+    out[key] = sortKeys((value as Record<string, unknown>)[key]);
   }
   return out;
 }
@@ -80,5 +80,5 @@ function walk(a: unknown, b: unknown, path: string, lines: string[]): void {
 }
 
 function show(value: unknown): string {
-  return stableStringify(value) ?? 'undefined';
+  return stableStringify(value);
 }

@@ -128,6 +128,24 @@ describe('AnthropicProvider against a loopback Messages server', () => {
     expect(server.requests.at(-1)!.body.max_tokens).toBe(100);
   });
 
+  it('takes input tokens from message_delta when given, and maps stop_sequence and other reasons', async () => {
+    server.enqueue(
+      sse([messageStart(5), ...textBlock(0, 'a'), ['message_delta', { type: 'message_delta', delta: { stop_reason: 'stop_sequence', stop_sequence: 'END' }, usage: { input_tokens: 6, output_tokens: 3 } }], ['message_stop', { type: 'message_stop' }]]),
+      sse([messageStart(5), ...textBlock(0, 'b'), ...messageEnd('refusal', 1)]),
+    );
+    const first = await collect(make().stream(request, new AbortController().signal));
+    expect(first.events.slice(-2)).toEqual([{ type: 'usage', inputTokens: 6, outputTokens: 3 }, { type: 'end', reason: 'stop' }]);
+    const second = await collect(make().stream(request, new AbortController().signal));
+    expect(second.events.at(-1)).toEqual({ type: 'end', reason: 'other' });
+  });
+
+  it('drops a trailing slash of the base URL and labels itself', () => {
+    const provider = new AnthropicProvider({ baseUrl: 'http://127.0.0.1:9/', model: 'claude-x' });
+    expect(provider.baseUrl).toBe('http://127.0.0.1:9');
+    expect(provider.label).toBe('claude-x (127.0.0.1:9)');
+    expect(new AnthropicProvider({ model: 'm', label: 'Mine' }).label).toBe('Mine');
+  });
+
   it('keeps malformed tool input as it came', async () => {
     server.enqueue(sse([messageStart(1), toolStart(0, 'toolu_m', 'mcp__fx__echo'), json(0, '{"text": '), stop(0), ...messageEnd('tool_use', 3)]));
     const { events } = await collect(make().stream(request, new AbortController().signal));
@@ -207,6 +225,13 @@ describe('AnthropicProvider against a loopback Messages server', () => {
     expect(events).toEqual([{ type: 'text', delta: 'Wait' }]);
     expect(error).toMatchObject({ kind: 'aborted' });
     await server.closed.at(-1);
+  });
+
+  it('needs no key on loopback', async () => {
+    server.enqueue(sse([messageStart(1), ...textBlock(0, 'ok'), ...messageEnd('end_turn', 1)]));
+    const { error } = await collect(new AnthropicProvider({ baseUrl, model: 'm' }).stream(request, new AbortController().signal));
+    expect(error).toBeUndefined();
+    expect(String(server.requests.at(-1)!.headers['x-api-key'] ?? server.requests.at(-1)!.headers.authorization)).toContain('no-key-needed-on-loopback');
   });
 
   it('needs a key for a remote base URL', async () => {

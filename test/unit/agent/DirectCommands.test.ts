@@ -16,6 +16,9 @@ describe('parseDirectCommand', () => {
     expect(parseDirectCommand('/call mcp__fx__echo {"text": "a b"}')).toEqual({ kind: 'call', tool: 'mcp__fx__echo', argumentsText: '{"text": "a b"}' });
     expect(parseDirectCommand('/call mcp__fx__echo\n{\n "text": 1\n}')).toEqual({ kind: 'call', tool: 'mcp__fx__echo', argumentsText: '{\n "text": 1\n}' });
     expect(parseDirectCommand('/call mcp__fx__fail')).toEqual({ kind: 'call', tool: 'mcp__fx__fail', argumentsText: '' });
+    expect(parseDirectCommand('/call\tmcp__fx__echo   {"a":1}  ')).toEqual({ kind: 'call', tool: 'mcp__fx__echo', argumentsText: '{"a":1}' });
+    expect(parseDirectCommand('/tools   x  y ')).toEqual({ kind: 'tools', filter: 'x  y' });
+    expect(parseDirectCommand('/tools!')).toBeUndefined();
   });
 
   it('explains bad commands and ignores ordinary text', () => {
@@ -59,6 +62,19 @@ describe('DirectCommands', () => {
     expect(await commands.run('/tools its text', { signal })).toBe('1 tool:\n- `mcp__fx__echo`: Returns its text');
     expect(await commands.run('/tools nothing', { signal })).toBe('No enabled tool matches "nothing".');
     expect(await setup({ choice: 'once' }, []).commands.run('/tools', { signal })).toBe('No tools are enabled.');
+  });
+
+  it('keeps a description of exactly 120 characters, trimmed', async () => {
+    const exact = { ...echo, description: `  ${'y'.repeat(120)}  \nmore` };
+    expect(await setup({ choice: 'once' }, [exact]).commands.run('/tools', { signal })).toBe(`1 tool:\n- \`mcp__fx__echo\`: ${'y'.repeat(120)}`);
+  });
+
+  it('gives each direct call its own id', async () => {
+    const ids: string[] = [];
+    const { commands } = setup({ choice: 'once' });
+    for (let i = 0; i < 2; i++) await commands.run('/call mcp__fx__echo {"text":"x"}', { signal, onEvent: (e) => e.type === 'tool_call' && ids.push(e.callId) });
+    expect(new Set(ids).size).toBe(2);
+    expect(ids[0]).toMatch(/^direct-[0-9a-f-]{36}$/);
   });
 
   it('cuts long descriptions', async () => {

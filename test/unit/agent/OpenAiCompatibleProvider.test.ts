@@ -107,6 +107,69 @@ describe('OpenAiCompatibleProvider against a loopback Chat Completions server', 
     expect(events[0]).toEqual({ type: 'tool_call', call: { id: 'call_m', name: 'mcp__fx__echo', arguments: '{"text": "unterminated' } });
   });
 
+  it('joins split names, ignores repeated ones, names calls without an id, and maps other finish reasons', async () => {
+    server.enqueue(
+      sse([
+        [null, openAiChunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'mcp__fx__', arguments: '{}' } }] })],
+        [null, openAiChunk({ tool_calls: [{ index: 0, function: { name: 'echo' } }] })],
+        [null, openAiChunk({ tool_calls: [{ index: 1, id: 'call_r', function: { name: 'mcp__fx__add', arguments: '{"a":' } }] })],
+        [null, openAiChunk({ tool_calls: [{ index: 1, function: { name: 'mcp__fx__add', arguments: '1}' } }] })],
+        [null, openAiChunk({}, 'stop')],
+        [null, '[DONE]'],
+      ]),
+      sse([[null, openAiChunk({ content: 'x' }, 'content_filter')], [null, '[DONE]']]),
+    );
+    const { events } = await collect(make().stream(request, new AbortController().signal));
+    expect(events).toEqual([
+      { type: 'tool_call', call: { id: 'call_0', name: 'mcp__fx__echo', arguments: '{}' } },
+      { type: 'tool_call', call: { id: 'call_r', name: 'mcp__fx__add', arguments: '{"a":1}' } },
+      { type: 'end', reason: 'tool_calls' },
+    ]);
+    const filtered = await collect(make().stream(request, new AbortController().signal));
+    expect(filtered.events.at(-1)).toEqual({ type: 'end', reason: 'other' });
+  });
+
+  it('orders calls by index whatever order their fragments come in, and maps function_call', async () => {
+    server.enqueue(
+      sse([
+        [null, openAiChunk({ tool_calls: [{ index: 2, id: 'call_c', type: 'function', function: { name: 'mcp__fx__c', arguments: '{}' } }] })],
+        [null, openAiChunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'mcp__fx__a', arguments: '{}' } }] })],
+        [null, openAiChunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'mcp__fx__b', arguments: '{}' } }] })],
+        [null, openAiChunk({}, 'function_call')],
+        [null, '[DONE]'],
+      ]),
+    );
+    const { events } = await collect(make().stream(request, new AbortController().signal));
+    expect(events.map((e) => (e.type === 'tool_call' ? e.call.id : e.type))).toEqual(['call_a', 'call_b', 'call_c', 'end']);
+    expect(events.at(-1)).toEqual({ type: 'end', reason: 'tool_calls' });
+  });
+
+  it('drops a trailing slash of the base URL and labels itself', async () => {
+    server.enqueue(sse([[null, openAiChunk({ content: 'ok' }, 'stop')], [null, '[DONE]']]));
+    const provider = new OpenAiCompatibleProvider({ baseUrl: `${baseUrl}/v1///`, apiKey: 'k', model: 'm', label: 'Local', contextWindow: 8000 });
+    expect(provider.baseUrl).toBe(`${baseUrl}/v1`);
+    expect(provider.label).toBe('Local');
+    expect(await provider.models()).toEqual([{ id: 'm', label: 'm', contextWindow: 8000 }]);
+    await collect(provider.stream(request, new AbortController().signal));
+    expect(server.requests.at(-1)!.path).toBe('/v1/chat/completions');
+  });
+
+  it('caps a long retry-after at 30 s by default', async () => {
+    sleeps.length = 0;
+    server.enqueue(jsonError(503, { error: { message: 'later' } }, { 'retry-after': '3600' }), sse([[null, openAiChunk({ content: 'ok' }, 'stop')], [null, '[DONE]']]));
+    await collect(make().stream(request, new AbortController().signal));
+    expect(sleeps).toEqual([30_000]);
+  });
+
+  it('stops when aborted during a wait that ignores the signal', async () => {
+    const stopper = new AbortController();
+    server.enqueue(jsonError(500, { error: { message: 'x' } }));
+    const before = server.requests.length;
+    const { error } = await collect(make({ sleep: async () => void stopper.abort() }).stream(request, stopper.signal));
+    expect(error).toMatchObject({ kind: 'aborted' });
+    expect(server.requests.length - before).toBe(1);
+  });
+
   it('reports 401 and 403 as "API key rejected by <host>" without retrying', async () => {
     for (const status of [401, 403]) {
       server.enqueue(jsonError(status, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }));
@@ -195,6 +258,13 @@ describe('OpenAiCompatibleProvider against a loopback Chat Completions server', 
     const { error } = await collect(new OpenAiCompatibleProvider({ baseUrl: url, apiKey: 'k', model: 'm' }).stream(request, new AbortController().signal));
     expect(error).toMatchObject({ kind: 'connection' });
     expect(error!.message).toMatch(new RegExp(`^Could not reach ${new URL(url).host.replace('.', '\\.')}: `));
+  });
+
+  it('needs no key on loopback: it sends a placeholder', async () => {
+    server.enqueue(sse([[null, openAiChunk({ content: 'ok' }, 'stop')], [null, '[DONE]']]));
+    const { error } = await collect(new OpenAiCompatibleProvider({ baseUrl: `${baseUrl}/v1`, model: 'm' }).stream(request, new AbortController().signal));
+    expect(error).toBeUndefined();
+    expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer no-key-needed-on-loopback');
   });
 
   it('needs a key for a remote base URL and says which', async () => {

@@ -130,11 +130,24 @@ describe('tool search in the loop', () => {
     expect(searchCard).toMatchObject({ state: 'done', arguments: { query: 'weather forecast', limit: 2 } });
   });
 
+  it('caps a search at 25 tools', async () => {
+    const provider = new ScriptedProvider([callTools(['s1', SEARCH_TOOLS_NAME, { query: 'thing', limit: 100 }], ['s2', SEARCH_TOOLS_NAME, { query: 'thing' }]), say('ok')]);
+    const agent = new McpAgent({ tools: () => tools, provider, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) });
+    const events: AgentEvent[] = [];
+    await agent.runTurn([], 'x', { signal: new AbortController().signal, onEvent: (e) => events.push(e) });
+    const [capped, plain] = events.filter((e): e is Extract<AgentEvent, { type: 'tool_call' }> => e.type === 'tool_call');
+    expect(JSON.parse(capped!.output!).tools).toHaveLength(25);
+    expect(JSON.parse(plain!.output!).tools).toHaveLength(8);
+    expect(capped!.durationMs).toBe(0);
+    expect(provider.requests[1]!.tools).toHaveLength(1 + 25);
+  });
+
   it('answers a search without a query, or with no match, as the model can use', async () => {
-    const provider = new ScriptedProvider([callTools(['s1', SEARCH_TOOLS_NAME, {}], ['s2', SEARCH_TOOLS_NAME, { query: 'qqqzzz' }], ['s3', SEARCH_TOOLS_NAME, 'nope']), say('ok')]);
+    const provider = new ScriptedProvider([callTools(['s1', SEARCH_TOOLS_NAME, { query: 5 }], ['s2', SEARCH_TOOLS_NAME, { query: 'qqqzzz' }], ['s3', SEARCH_TOOLS_NAME, 'nope']), say('ok')]);
     const agent = new McpAgent({ tools: () => tools, provider, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) });
     await agent.runTurn([], 'x', { signal: new AbortController().signal });
     const [a, b, c] = provider.requests[1]!.messages.slice(-3);
+    expect(a!.content).toContain('error="true"');
     expect(a).toMatchObject({ isError: true });
     expect(a!.content).toContain('search_tools needs a "query" string.');
     expect(b).toMatchObject({ isError: false });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOOPBACK_PLACEHOLDER_KEY, hostOf, httpError, isLoopbackUrl, isRetryable, resolveApiKey, retryAfterMs, withRetries } from '../../../src/core/agent/providers/providerSupport';
+import { LOOPBACK_PLACEHOLDER_KEY, abortedError, connectionError, defaultSleep, missingKeyError, hostOf, httpError, isLoopbackUrl, isRetryable, resolveApiKey, retryAfterMs, withRetries } from '../../../src/core/agent/providers/providerSupport';
 import { ModelProviderError } from '../../../src/core/agent/types';
 
 const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name] ?? null });
@@ -7,7 +7,9 @@ const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name]
 describe('provider support', () => {
   it('knows loopback base URLs', () => {
     for (const url of ['http://localhost:11434/v1', 'http://127.0.0.1:1234', 'http://127.3.4.5', 'http://[::1]:8080/v1', 'http://api.localhost']) expect(isLoopbackUrl(url)).toBe(true);
-    for (const url of ['https://api.openai.com/v1', 'http://10.0.0.1', 'http://128.0.0.1', 'not a url', 'http://localhost.evil.example']) expect(isLoopbackUrl(url)).toBe(false);
+    for (const url of ['https://api.openai.com/v1', 'http://10.0.0.1', 'http://128.0.0.1', 'not a url', 'http://localhost.evil.example', 'http://127.0.0.1.evil.example', 'http://a127.0.0.1', 'http://x.localhostx']) expect(isLoopbackUrl(url)).toBe(false);
+    expect(isLoopbackUrl('http://127.0.0.10:80')).toBe(true);
+    expect(isLoopbackUrl('http://127.100.200.254')).toBe(true);
   });
 
   it('resolves the key: stored, then environment, then a loopback placeholder', () => {
@@ -59,6 +61,24 @@ describe('provider support', () => {
     expect(error).toBeInstanceOf(ModelProviderError);
     const once = await withRetries(async () => { throw { status: 500, message: 'x' }; }, { host: 'h', signal: new AbortController().signal, maxAttempts: 0, classify: (e) => e as never }).catch((e: unknown) => e);
     expect(once).toMatchObject({ kind: 'server', message: 'h failed with HTTP 500: x' });
+  });
+
+  it('words connection, abort and missing-key errors with their host', () => {
+    const nested = new Error('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
+    expect(connectionError('h:1', nested, false)).toMatchObject({ kind: 'connection', message: 'Could not reach h:1: connect ECONNREFUSED 127.0.0.1:9', details: { host: 'h:1' } });
+    expect(connectionError('h:1', new Error('terminated'), true)).toMatchObject({ message: 'The connection to h:1 dropped before the answer was complete (terminated); the partial answer is kept.', details: { host: 'h:1' } });
+    expect(connectionError('h', new Error('outer', { cause: new Error('') }), false).message).toBe('Could not reach h: outer');
+    expect(connectionError('h', 'plain', false).message).toBe('Could not reach h: plain');
+    expect(abortedError('h')).toMatchObject({ kind: 'aborted', message: 'Stopped.', details: { host: 'h' } });
+    expect(missingKeyError('h', 'X_KEY')).toMatchObject({ kind: 'auth', message: 'No API key for h: set one (or X_KEY in the environment).', details: { host: 'h' } });
+  });
+
+  it('sleeps for real by default and stops on abort', async () => {
+    await expect(defaultSleep(1, new AbortController().signal)).resolves.toBeUndefined();
+    const stop = new AbortController();
+    const waiting = defaultSleep(60_000, stop.signal);
+    stop.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('names the host of a URL', () => {

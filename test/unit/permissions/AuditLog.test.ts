@@ -40,6 +40,8 @@ describe('AuditLog', () => {
     expect(lines.map((l) => l.event)).toEqual(['denied', 'denied', 'start', 'end']);
     expect(lines[0]).toMatchObject({ server: 'fx', tool: 'mcp__fx__add', decider: { by: 'rule', rule: 'mcp__fx__*' }, reason: 'denied by the rule "mcp__fx__*"', arguments: { a: 1 } });
     expect(lines[1]).not.toHaveProperty('reason');
+    expect(lines[2]).not.toHaveProperty('error');
+    expect(Object.keys(lines[2]!)).toEqual(['id', 'event', 'time', 'server', 'tool', 'arguments', 'decider']);
     expect(lines[3]).toMatchObject({ outcome: 'error', error: 'boom', outputChars: 10, durationMs: 0 });
     expect(new Set(lines.map((l) => l.id)).size).toBe(3);
   });
@@ -54,7 +56,10 @@ describe('AuditLog', () => {
     await log.flush();
     expect(errors.length).toBeGreaterThan(0);
     expect((errors[0] as NodeJS.ErrnoException).code).toMatch(/ENOTDIR|EEXIST/);
-    await expect(new AuditLog(path.join(blocker, 'x.jsonl')).flush()).resolves.toBeUndefined();
+    // Without an error listener too: nothing throws and later lines are still attempted.
+    const quiet = new AuditLog(path.join(blocker, 'x.jsonl'));
+    quiet.start({ tool: 't', arguments: {}, decider: { by: 'read_only_setting' } });
+    await expect(quiet.flush()).resolves.toBeUndefined();
     fs.rmSync(blocker);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PermissionGate } from '../../../src/core/permissions/PermissionGate';
+import { pinTool } from '../../../src/core/permissions/toolPin';
 import type { PermissionAnswer, PermissionTool } from '../../../src/core/permissions/types';
 import { MemoryApprovalStore, PendingPrompter, ScriptedPrompter } from '../../support/permissions';
 
@@ -16,7 +17,7 @@ describe('PermissionGate', () => {
     const prompter = answers({ choice: 'once' }, { choice: 'deny' });
     const gate = new PermissionGate({ prompter });
     expect(await check(gate, echo)).toEqual({ outcome: 'allow', decider: { by: 'user', choice: 'once' } });
-    expect(prompter.requests[0]).toEqual({ callId: 'c1', tool: echo, arguments: { text: 'hi' }, warnings: [] });
+    expect(prompter.requests[0]).toStrictEqual({ callId: 'c1', tool: echo, arguments: { text: 'hi' }, warnings: [] });
     expect(await check(gate, echo)).toEqual({ outcome: 'deny', decider: { by: 'user', choice: 'deny' } });
     expect(prompter.requests).toHaveLength(2);
   });
@@ -70,13 +71,71 @@ describe('PermissionGate', () => {
     expect(await check(gate, echo)).toEqual({ outcome: 'allow', decider: { by: 'remembered', scope: 'workspace' } });
   });
 
-  it('ignores store entries it cannot read', async () => {
+  it('ignores store entries it cannot read, even with the right hash', async () => {
     const store = new MemoryApprovalStore();
-    store.entries = { '["fx","echo"]': 'not json', '["fx","add"]': '{"hash":1}', x: 'null' };
-    const prompter = answers({ choice: 'once' }, { choice: 'once' });
+    const { hash } = pinTool(echo);
+    const addHash = pinTool(add).hash;
+    store.entries = { '["fx","echo"]': JSON.stringify({ hash }), '["fx","add"]': JSON.stringify({ hash: addHash, definition: 5 }), '["other","echo"]': 'null', x: 'not json', '["fx","x"]': JSON.stringify({ hash: 7, definition: '{}' }) };
+    const prompter = answers({ choice: 'once' }, { choice: 'once' }, { choice: 'once' }, { choice: 'once' });
     const gate = new PermissionGate({ prompter, store });
     await check(gate, echo);
     await check(gate, add);
+    await check(gate, other);
+    await check(gate, { ...echo, name: 'mcp__fx__x', originalName: 'x' });
+    expect(prompter.requests).toHaveLength(4);
+    expect(prompter.requests.map((r) => r.changedSinceApproval)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('reads a valid stored approval', async () => {
+    const store = new MemoryApprovalStore();
+    store.entries = { '["fx","echo"]': JSON.stringify(pinTool(echo)) };
+    expect(await check(new PermissionGate({ prompter: answers(), store }), echo)).toEqual({ outcome: 'allow', decider: { by: 'remembered', scope: 'workspace' } });
+  });
+
+  it('keeps a workspace choice in memory when the store cannot be read', async () => {
+    const store = { get: async () => Promise.reject(new Error('locked')), set: async () => undefined };
+    const prompter = answers({ choice: 'workspace' }, { choice: 'deny' });
+    const gate = new PermissionGate({ prompter, store });
+    await check(gate, echo);
+    expect(await check(gate, echo)).toEqual({ outcome: 'allow', decider: { by: 'remembered', scope: 'workspace' } });
+  });
+
+  it('stores a workspace choice for a read-only built-in in the workspace', async () => {
+    const readFile: PermissionTool = { name: 'read_file', originalName: 'read_file', description: 'Reads', inputSchema: {}, annotations: { readOnlyHint: true } };
+    const store = new MemoryApprovalStore();
+    const gate = new PermissionGate({ prompter: answers({ choice: 'workspace' }), store });
+    await check(gate, readFile);
+    expect(Object.keys(store.entries)).toEqual(['[null,"read_file"]']);
+    expect((await check(gate, readFile)).decider).toEqual({ by: 'remembered', scope: 'workspace' });
+  });
+
+  it('pins the approved tool itself under a server approval', async () => {
+    const prompter = answers({ choice: 'server_session' }, { choice: 'deny' });
+    const gate = new PermissionGate({ prompter });
+    await check(gate, echo);
+    const changed = await check(gate, { ...echo, description: 'Echoes v2' });
+    expect(changed.outcome).toBe('deny');
+    expect(prompter.requests[1]!.changedSinceApproval).toBe('~ description: "Echoes" -> "Echoes v2"');
+  });
+
+  it('does not pin tools allowed by a rule under a server approval', async () => {
+    let rules: { allow?: string[] } = { allow: ['mcp__fx__add'] };
+    const prompter = answers({ choice: 'server_session' });
+    const gate = new PermissionGate({ prompter, rules: () => rules });
+    await check(gate, echo);
+    expect((await check(gate, add)).decider).toEqual({ by: 'rule', rule: 'mcp__fx__add' });
+    rules = {};
+    // `add` was never seen under the server approval, so its first use now pins it: no card.
+    expect(await check(gate, { ...add, description: 'Adds v2' })).toEqual({ outcome: 'allow', decider: { by: 'remembered', scope: 'server_session' } });
+    expect(prompter.requests).toHaveLength(1);
+  });
+
+  it('forgets server approvals on reset', async () => {
+    const prompter = answers({ choice: 'server_session' }, { choice: 'deny' });
+    const gate = new PermissionGate({ prompter });
+    await check(gate, echo);
+    await gate.reset();
+    expect((await check(gate, add)).outcome).toBe('deny');
     expect(prompter.requests).toHaveLength(2);
   });
 
@@ -152,6 +211,19 @@ describe('PermissionGate', () => {
 
     const failing = new PermissionGate({ prompter: new ScriptedPrompter(() => Promise.reject(new Error('webview gone'))) });
     expect(await check(failing, echo)).toEqual({ outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: 'the permission prompt failed' });
+  });
+
+  it('denies on Stop even when the prompter ignores the signal', async () => {
+    const stop = new AbortController();
+    let asked = 0;
+    const gate = new PermissionGate({ prompter: { ask: () => ((asked++, new Promise(() => {}))) } });
+    const decision = check(gate, echo, 'c1', stop.signal);
+    while (asked === 0) await new Promise((r) => setImmediate(r));
+    stop.abort();
+    expect(await decision).toEqual({ outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: 'stopped before it was approved' });
+    const already = new AbortController();
+    already.abort();
+    expect(await check(gate, echo, 'c2', already.signal)).toMatchObject({ outcome: 'deny', reason: 'stopped before it was approved' });
   });
 
   it('denies an answer that arrives after a stop', async () => {

@@ -10,7 +10,7 @@ describe('redactSecrets', () => {
 
   it('keeps the structure under a secret-looking key but redacts inside it', () => {
     expect(redactSecrets({ auth: { user: 'me', password: 'p' } })).toEqual({ auth: { user: 'me', password: REDACTED } });
-    expect(redactSecrets({ token: null })).toEqual({ token: null });
+    expect(redactSecrets({ token: null, tokens: ['a', 'b'], auth: [] })).toEqual({ token: REDACTED, tokens: REDACTED, auth: REDACTED });
   });
 
   it.each([
@@ -28,9 +28,25 @@ describe('redactSecrets', () => {
     expect(redactSecrets([value])).toEqual([expected]);
   });
 
+  it.each(['passwd', 'password', 'db_passphrase', 'x-api-key', 'api_key', 'apiKey', 'APIKEY', 'client_credential', 'Cookie', 'private_key', 'privateKey', 'session_id', 'sessionid', 'access-key', 'accesskey', 'AUTH', 'x-auth-header', 'auth_basic', 'refresh_token', 'secret'])(
+    'treats the key %s as secret',
+    (key) => {
+      expect(redactSecrets({ [key]: 'v', safe: 'v' })).toEqual({ [key]: REDACTED, safe: 'v' });
+    },
+  );
+
+  it('leaves keys that only look similar alone', () => {
+    expect(redactSecrets({ api: 'v', key: 'v', pass: 'v', name: 'v', author_name: 'v' })).toEqual({ api: 'v', key: 'v', pass: 'v', name: 'v', author_name: 'v' });
+  });
+
+  it.each(['Bearer   abcdefghijklmnop', 'bearer\tabcdefghij12', 'sk-abcdefghijklmnopqrstu', 'rk-live-abcdefghijklmnopqr', 'pk-a-b-abcdefghijklmnopqr'])('redacts spacing and key variants: %s', (value) => {
+    expect(redactSecrets([value.replace('\\t', '\t')])).toEqual([REDACTED]);
+  });
+
   it('leaves ordinary values alone', () => {
     expect(redactSecrets({ path: '/tmp/x', n: 3, ok: true, list: ['a', 'sk-short'] })).toEqual({ path: '/tmp/x', n: 3, ok: true, list: ['a', 'sk-short'] });
     expect(redactSecrets('plain')).toBe('plain');
+    expect(redactSecrets({ x: null, y: [null, 2] })).toEqual({ x: null, y: [null, 2] });
     expect(redactSecrets(undefined)).toBeUndefined();
   });
 });

@@ -65,6 +65,10 @@ describe('diffDefinitions', () => {
     ]);
   });
 
+  it('orders changes by path even when the input is not sorted', () => {
+    expect(diffDefinitions('{"b":1,"a":1}', '{"b":2,"a":2}')).toBe('~ a: 1 -> 2\n~ b: 1 -> 2');
+  });
+
   it('is empty for equal definitions and compares arrays and non-JSON text whole', () => {
     expect(diffDefinitions('{"a":[1,2]}', '{"a":[1,2]}')).toBe('');
     expect(diffDefinitions('{"a":[1,2]}', '{"a":[2,1]}')).toBe('~ a: [1,2] -> [2,1]');
@@ -91,10 +95,12 @@ describe('matchToolPattern', () => {
     expect(matchToolPattern('a.b', 'axb')).toBe(false);
     expect(matchToolPattern('a+(b)?[c]|d\\e^$', 'a+(b)?[c]|d\\e^$')).toBe(true);
     expect(matchToolPattern('a{2}', 'aa')).toBe(false);
+    expect(matchToolPattern('a*', 'ab')).toBe(true);
   });
 
   it('finds the first matching pattern', () => {
     expect(findMatchingPattern(['x*', 'mcp__*', 'mcp__a__*'], 'mcp__a__b')).toBe('mcp__*');
     expect(findMatchingPattern([], 'mcp__a__b')).toBeUndefined();
+    expect(findMatchingPattern(undefined, 'mcp__a__b')).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { ModelProviderError, type ChatMessage, type IModelProvider, type ModelInfo, type ModelRequest, type ModelStreamEvent, type ModelToolSpec } from '../types';
-import { abortedError, connectionError, hostOf, missingKeyError, withRetries, type HttpFailure, type RetryOptions } from './providerSupport';
+import { LOOPBACK_PLACEHOLDER_KEY, abortedError, connectionError, hostOf, isLoopbackUrl, missingKeyError, withRetries, type HttpFailure, type RetryOptions } from './providerSupport';
 
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
@@ -103,8 +103,10 @@ export class AnthropicProvider implements IModelProvider {
   }
 
   private _getClient(): Anthropic {
-    if (!this._options.apiKey) throw missingKeyError(this._host, 'ANTHROPIC_API_KEY');
-    this._client ??= new Anthropic({ apiKey: this._options.apiKey, baseURL: this.baseUrl, maxRetries: 0, ...(this._options.fetch ? { fetch: this._options.fetch } : {}) });
+    // Local servers (Ollama, LM Studio, vLLM on loopback) take any key.
+    const apiKey = this._options.apiKey || (isLoopbackUrl(this.baseUrl) ? LOOPBACK_PLACEHOLDER_KEY : undefined);
+    if (!apiKey) throw missingKeyError(this._host, 'ANTHROPIC_API_KEY');
+    this._client ??= new Anthropic({ apiKey, baseURL: this.baseUrl, maxRetries: 0, ...(this._options.fetch ? { fetch: this._options.fetch } : {}) });
     return this._client;
   }
 

@@ -1,7 +1,7 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { ModelProviderError, type ChatMessage, type IModelProvider, type ModelInfo, type ModelRequest, type ModelStreamEvent, type ModelToolSpec } from '../types';
-import { abortedError, connectionError, hostOf, missingKeyError, withRetries, type HttpFailure, type RetryOptions } from './providerSupport';
+import { LOOPBACK_PLACEHOLDER_KEY, abortedError, connectionError, hostOf, isLoopbackUrl, missingKeyError, withRetries, type HttpFailure, type RetryOptions } from './providerSupport';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -67,7 +67,9 @@ export class OpenAiCompatibleProvider implements IModelProvider {
           for (const part of delta?.tool_calls ?? []) {
             const call = calls.get(part.index) ?? { id: '', name: '', arguments: '' };
             if (part.id) call.id = part.id;
-            if (part.function?.name) call.name += part.function.name;
+            // Most servers send the name once; some repeat it on every fragment, a few split it.
+            const name = part.function?.name;
+            if (name && name !== call.name) call.name += name;
             if (part.function?.arguments) call.arguments += part.function.arguments;
             calls.set(part.index, call);
           }
@@ -88,8 +90,10 @@ export class OpenAiCompatibleProvider implements IModelProvider {
   }
 
   private _getClient(): OpenAI {
-    if (!this._options.apiKey) throw missingKeyError(this._host, 'OPENAI_API_KEY');
-    this._client ??= new OpenAI({ apiKey: this._options.apiKey, baseURL: this.baseUrl, maxRetries: 0, ...(this._options.fetch ? { fetch: this._options.fetch } : {}) });
+    // Local servers (Ollama, LM Studio, vLLM on loopback) take any key.
+    const apiKey = this._options.apiKey || (isLoopbackUrl(this.baseUrl) ? LOOPBACK_PLACEHOLDER_KEY : undefined);
+    if (!apiKey) throw missingKeyError(this._host, 'OPENAI_API_KEY');
+    this._client ??= new OpenAI({ apiKey, baseURL: this.baseUrl, maxRetries: 0, ...(this._options.fetch ? { fetch: this._options.fetch } : {}) });
     return this._client;
   }
 

@@ -30,7 +30,7 @@ export function isLoopbackUrl(url: string): boolean {
   } catch {
     return false;
   }
-  return host === 'localhost' || host.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(host) || host === '[::1]' || host === '::1';
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(host) || host === '[::1]';
 }
 
 /** `host[:port]` of a base URL, for messages. */

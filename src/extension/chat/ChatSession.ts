@@ -1,0 +1,307 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DIRECT_COMMANDS_HELP,
+  DirectCommands,
+  McpAgent,
+  parseDirectCommand,
+  ToolCallRunner,
+  type AgentCallTool,
+  type AgentEvent,
+  type ChatMessage,
+  type ToolSearchBudget,
+} from '../../core/agent';
+import type { HarnessServer, HarnessTool } from '../../core/HarnessTypes';
+import type { IAuditSink, IToolCallGate } from '../../core/permissions';
+import type { IPermissionPrompter, PermissionAnswer, PermissionRequest } from '../../core/permissions/types';
+import type { ChatActionId, ChatItem, ChatViewState, HostMessage, WebviewMessage } from '../../shared/chatProtocol';
+import { ChatTranscript } from './ChatTranscript';
+import { titleFor, type ChatHistoryStore, type StoredConversation } from './ChatHistoryStore';
+import type { ChatModelEntry } from './ChatModels';
+
+/** How to get a model, shown when none is available. */
+export const NO_MODEL_HELP = [
+  '**No language model is available.** To get one, either:',
+  '- install an extension that provides VS Code language models (GitHub Copilot Chat, or any other), or',
+  '- run **MCP: Set API Key...** for OpenAI or Anthropic (or set `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`), and pick it with `mcpHarness.chat.provider`, or',
+  '- run a local model and point `mcpHarness.chat.openai.baseUrl` at it (Ollama: `http://127.0.0.1:11434/v1`, LM Studio: `http://127.0.0.1:1234/v1`; no key needed).',
+  '',
+  DIRECT_COMMANDS_HELP,
+].join('\n');
+
+export interface ChatSessionOptions {
+  enabledTools(): readonly HarnessTool[];
+  servers(): readonly HarnessServer[];
+  readonly callTool: AgentCallTool;
+  readonly gate: IToolCallGate;
+  readonly audit?: IAuditSink;
+  readonly history: ChatHistoryStore;
+  /** The models on offer now and the one to use. */
+  models(): Promise<{ entries: readonly ChatModelEntry[]; selected?: ChatModelEntry }>;
+  selectModel(id: string): Promise<void>;
+  settings(): { maxSteps: number; toolSearch: ToolSearchBudget };
+  post(message: HostMessage): void;
+  runAction(action: ChatActionId): Promise<void>;
+  copy(text: string): Promise<void>;
+  log(line: string): void;
+}
+
+interface PendingCard {
+  readonly resolve: (answer: PermissionAnswer) => void;
+}
+
+/**
+ * One window's chat: the open conversation, turns run by the core's agent loop, direct commands,
+ * and permission cards as the gate's prompter. Renders through `post`; persists every change to
+ * the workspace's history (debounced while text streams).
+ */
+export class ChatSession implements IPermissionPrompter {
+  private _transcript: ChatTranscript;
+  private _messages: ChatMessage[] = [];
+  private _createdAt = Date.now();
+  private _turn: AbortController | undefined;
+  private readonly _pending = new Map<string, PendingCard>();
+  private _models: readonly ChatModelEntry[] = [];
+  private _selected: ChatModelEntry | undefined;
+  private _saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly _runner: ToolCallRunner;
+  private readonly _direct: DirectCommands;
+
+  constructor(private readonly _options: ChatSessionOptions) {
+    this._runner = new ToolCallRunner({ callTool: _options.callTool, gate: _options.gate, audit: _options.audit });
+    this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), runner: this._runner });
+    this._transcript = this._newTranscript(randomUUID(), []);
+    const current = _options.history.currentId();
+    const stored = current ? _options.history.load(current) : undefined;
+    if (stored) this._open(stored);
+  }
+
+  get busy(): boolean {
+    return this._turn !== undefined;
+  }
+
+  /** Refreshes the model list (settings, keys or VS Code's models changed). */
+  async refreshModels(): Promise<void> {
+    const { entries, selected } = await this._options.models();
+    this._models = entries;
+    this._selected = selected;
+    this._options.post({ type: 'models', models: entries.map((e) => e.choice), ...(selected ? { selectedModel: selected.choice.id } : {}) });
+  }
+
+  state(): ChatViewState {
+    return {
+      conversationId: this._transcript.id,
+      items: this._transcript.items,
+      conversations: this._options.history.list(),
+      models: this._models.map((e) => e.choice),
+      ...(this._selected ? { selectedModel: this._selected.choice.id } : {}),
+      busy: this.busy,
+    };
+  }
+
+  /** A request from the panel; resolves with an error text for the panel, or nothing. */
+  async handle(message: Exclude<WebviewMessage, { type: 'ready' }>): Promise<string | undefined> {
+    switch (message.type) {
+      case 'send':
+        return this.send(message.text);
+      case 'stop':
+        this.stop();
+        return undefined;
+      case 'newChat':
+        return this.newChat();
+      case 'openConversation':
+        return this._openById(message.id);
+      case 'deleteConversation':
+        if (message.id === this._transcript.id) {
+          if (this._turn) return 'Stop the running turn first.';
+          await this._options.history.delete(message.id);
+          return this._startNew();
+        }
+        await this._options.history.delete(message.id);
+        this._options.post({ type: 'conversations', conversations: this._options.history.list() });
+        return undefined;
+      case 'answerPermission': {
+        const pending = this._pending.get(message.callId);
+        if (!pending) return 'This card is no longer waiting for an answer.';
+        this._pending.delete(message.callId);
+        pending.resolve({ choice: message.choice, ...(message.reason ? { reason: message.reason } : {}) });
+        return undefined;
+      }
+      case 'selectModel': {
+        const entry = this._models.find((e) => e.choice.id === message.model);
+        if (!entry) return `The model "${message.model}" is no longer on offer.`;
+        this._selected = entry;
+        await this._options.selectModel(entry.choice.id);
+        return undefined;
+      }
+      case 'action':
+        await this._options.runAction(message.action);
+        return undefined;
+      case 'copy':
+        await this._options.copy(message.text);
+        return undefined;
+    }
+  }
+
+  /** Runs a message: a direct command, or a turn of the agent loop. Resolves when the turn is over. */
+  async send(text: string): Promise<string | undefined> {
+    if (this._turn) return 'A turn is still running: stop it first.';
+    const abort = new AbortController();
+    this._turn = abort;
+    this._options.post({ type: 'busy', busy: true });
+    const t = this._transcript;
+    t.add({ kind: 'user', id: t.nextId('u'), text });
+    try {
+      const command = parseDirectCommand(text);
+      if (command) {
+        const reply = await this._direct.run(text, { signal: abort.signal, onEvent: (e) => t.onAgentEvent(e) });
+        if (reply !== undefined && command.kind !== 'call') t.add({ kind: 'assistant', id: t.nextId('a'), text: reply });
+      } else if (!this._selected) {
+        await this.refreshModels();
+      }
+      if (!command && !this._selected) t.add({ kind: 'notice', id: t.nextId('n'), level: 'info', text: NO_MODEL_HELP });
+      else if (!command && this._selected) await this._runTurn(this._selected, text, abort.signal);
+    } finally {
+      this._turn = undefined;
+      for (const pending of this._pending.values()) pending.resolve({ choice: 'deny', reason: 'stopped before it was approved' });
+      this._pending.clear();
+      await this._save();
+      this._options.post({ type: 'busy', busy: false });
+    }
+    return undefined;
+  }
+
+  /** Aborts the model stream and every call in flight; open cards are denied. */
+  stop(): void {
+    this._turn?.abort();
+  }
+
+  async newChat(): Promise<string | undefined> {
+    if (this._turn) return 'Stop the running turn first.';
+    await this._save();
+    return this._startNew();
+  }
+
+  /** Replaces the open conversation with an empty one (the old one is saved or deleted already). */
+  private async _startNew(): Promise<undefined> {
+    if (this._saveTimer) clearTimeout(this._saveTimer);
+    this._saveTimer = undefined;
+    this._messages = [];
+    this._createdAt = Date.now();
+    this._transcript = this._newTranscript(randomUUID(), []);
+    await this._options.history.setCurrent(this._transcript.id);
+    this._options.post({ type: 'init', state: this.state() });
+    return undefined;
+  }
+
+  /** The gate's prompter: the call's card shows the permission section until it is answered. */
+  ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
+    const id = this._transcript.showPermission(request);
+    return new Promise((resolve) => {
+      const onAbort = () => {
+        this._pending.delete(id);
+        resolve({ choice: 'deny', reason: 'stopped before it was approved' });
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this._pending.set(id, {
+        resolve: (answer) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(answer);
+        },
+      });
+    });
+  }
+
+  /** Saves now (the window may be closing). */
+  flush(): Promise<void> {
+    return this._save();
+  }
+
+  dispose(): void {
+    this.stop();
+    if (this._saveTimer) clearTimeout(this._saveTimer);
+  }
+
+  private async _runTurn(entry: ChatModelEntry, text: string, signal: AbortSignal): Promise<void> {
+    const t = this._transcript;
+    const settings = this._options.settings();
+    const agent = new McpAgent({
+      tools: () => this._options.enabledTools(),
+      callTool: this._options.callTool,
+      provider: entry.provider,
+      gate: this._options.gate,
+      audit: this._options.audit,
+      maxSteps: settings.maxSteps,
+      model: entry.model,
+      toolSearch: { ...settings.toolSearch, ...(entry.contextWindow ? { contextWindow: entry.contextWindow } : {}) },
+    });
+    const result = await agent.runTurn(this._messages, text, {
+      signal,
+      onEvent: (e: AgentEvent) => t.onAgentEvent(e),
+    });
+    this._messages.push(...result.messages);
+    if (result.usage.inputTokens || result.usage.outputTokens) {
+      t.add({ kind: 'usage', id: t.nextId('usage'), inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens });
+    }
+  }
+
+  private async _openById(id: string): Promise<string | undefined> {
+    if (this._turn) return 'Stop the running turn first.';
+    const stored = this._options.history.load(id);
+    if (!stored) return 'That conversation is no longer stored.';
+    await this._save();
+    this._open(stored);
+    await this._options.history.setCurrent(id);
+    this._options.post({ type: 'init', state: this.state() });
+    return undefined;
+  }
+
+  private _open(stored: StoredConversation): void {
+    this._messages = [...stored.messages];
+    this._createdAt = stored.createdAt;
+    this._transcript = this._newTranscript(stored.id, stored.items);
+  }
+
+  /** Every change is shown at once and saved soon after, so a reload mid-turn keeps it. */
+  private _newTranscript(id: string, items: readonly ChatItem[]): ChatTranscript {
+    return new ChatTranscript(
+      id,
+      items,
+      (m) => {
+        this._options.post(m);
+        this._queueSave();
+      },
+      (name) => {
+        const tool = this._options.enabledTools().find((t) => t.name === name);
+        return tool ? { tool: tool.originalName, ...(tool.title ? { title: tool.title } : {}) } : undefined;
+      },
+    );
+  }
+
+  private _queueSave(): void {
+    this._saveTimer ??= setTimeout(() => {
+      this._saveTimer = undefined;
+      void this._save();
+    }, 300);
+  }
+
+  private async _save(): Promise<void> {
+    if (this._saveTimer) clearTimeout(this._saveTimer);
+    this._saveTimer = undefined;
+    const items = this._transcript.items;
+    const first = items.find((i): i is Extract<ChatItem, { kind: 'user' }> => i.kind === 'user');
+    try {
+      await this._options.history.save({
+        id: this._transcript.id,
+        title: titleFor(first?.text ?? ''),
+        createdAt: this._createdAt,
+        updatedAt: Date.now(),
+        items,
+        messages: this._messages,
+      });
+      this._options.post({ type: 'conversations', conversations: this._options.history.list() });
+    } catch (err) {
+      this._options.log(`chat: saving the conversation failed: ${err}`);
+    }
+  }
+}

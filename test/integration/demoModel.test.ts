@@ -1,0 +1,86 @@
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type McpHarness } from '../../src/core';
+import { McpAgent, OpenAiCompatibleProvider, resolveApiKey, type AgentEvent } from '../../src/core/agent';
+import { PermissionGate } from '../../src/core/permissions';
+import { referenceServers, tempDir, writeJson } from '../support/servers';
+// @ts-expect-error plain ES module without types, run by `npm start` as is
+import { DEMO_MODEL_ID, startDemoModel } from '../../demo/model/demoModel.mjs';
+
+// The offline demo model through the same path as a real provider: the OpenAI-compatible provider
+// over loopback HTTP, the agent loop, the permission gate, and real reference MCP servers.
+describe('demo model (offline, scripted)', () => {
+  const tmp = tempDir();
+  let harness: McpHarness;
+  let model: { url: string; close(): Promise<void> };
+
+  beforeAll(async () => {
+    const ws = path.join(tmp.dir, 'demo');
+    writeJson(ws, '.mcp.json', {
+      mcpServers: {
+        everything: { command: process.execPath, args: [referenceServers.everything] },
+        filesystem: { command: process.execPath, args: [referenceServers.filesystem, ws] },
+      },
+    });
+    harness = await createHarness({ workspaceFolder: ws });
+    model = await startDemoModel({ port: 0, delayMs: 0 });
+  });
+
+  afterAll(async () => {
+    await model?.close();
+    await harness?.dispose();
+    tmp.cleanup();
+  });
+
+  async function turn(text: string, answer: 'once' | 'deny' = 'once') {
+    const asked: string[] = [];
+    const gate = new PermissionGate({
+      prompter: {
+        ask: async (request) => {
+          asked.push(request.tool.name);
+          return answer === 'deny' ? { choice: 'deny', reason: 'not in the demo' } : { choice: 'once' };
+        },
+      },
+    });
+    const events: AgentEvent[] = [];
+    const agent = new McpAgent({
+      tools: () => harness.tools(),
+      callTool: (name, args, options) => harness.callTool(name, args, options),
+      // As the extension does: a loopback base URL needs no key.
+      provider: new OpenAiCompatibleProvider({ baseUrl: model.url, model: DEMO_MODEL_ID, apiKey: resolveApiKey({ envVar: 'OPENAI_API_KEY', baseUrl: model.url, env: {} }) }),
+      gate,
+    });
+    const result = await agent.runTurn([], text, { signal: new AbortController().signal, onEvent: (e) => events.push(e) });
+    const error = events.find((e) => e.type === 'error');
+    if (error) throw new Error(`the turn failed: ${JSON.stringify(error)}`);
+    const answerText = events.filter((e): e is Extract<AgentEvent, { type: 'text' }> => e.type === 'text').map((e) => e.delta).join('');
+    return { result, asked, answerText, events };
+  }
+
+  it('adds two numbers with the everything server after the user allows it', async () => {
+    const { result, asked, answerText } = await turn('add 2 and 3');
+    expect(result.reason).toBe('done');
+    expect(asked).toEqual(['mcp__everything__get-sum']);
+    expect(answerText).toMatch(/\b5\b/);
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('lists the demo folder in two steps (allowed directories, then the listing)', async () => {
+    const { asked, answerText } = await turn('list the demo folder');
+    expect(asked).toEqual(['mcp__filesystem__list_allowed_directories', 'mcp__filesystem__list_directory']);
+    expect(answerText).toContain('.mcp.json');
+  });
+
+  it('reports a denied call and its reason', async () => {
+    const { asked, answerText, events } = await turn('echo hello', 'deny');
+    expect(asked).toEqual(['mcp__everything__echo']);
+    expect(events.some((e) => e.type === 'tool_call' && e.state === 'denied')).toBe(true);
+    expect(answerText).toContain('not in the demo');
+  });
+
+  it('answers anything else with what it can do', async () => {
+    const { asked, answerText } = await turn('what can you do?');
+    expect(asked).toEqual([]);
+    expect(answerText).toContain(DEMO_MODEL_ID);
+  });
+});

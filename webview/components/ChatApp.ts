@@ -1,0 +1,135 @@
+import { css, html, LitElement, type PropertyValues } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import type { WebviewRequest } from '../../src/shared/chatProtocol';
+import type { ChatClient } from '../ChatClient';
+import { base } from '../theme';
+
+/**
+ * The chat panel: header (model picker, history, New Chat), the transcript and the message box.
+ * It renders the client's state and turns the children's events into requests to the host.
+ */
+export class ChatApp extends LitElement {
+  static override properties = { client: { attribute: false } };
+  declare client: ChatClient;
+  private _unsubscribe: (() => void) | undefined;
+  private _stickToBottom = true;
+  private _initAt: number | undefined;
+
+  static override styles = [
+    base,
+    css`
+      :host {
+        display: flex;
+        flex-direction: column;
+        height: 100vh;
+        box-sizing: border-box;
+      }
+      .transcript {
+        flex: 1;
+        overflow-y: auto;
+        padding: 8px 12px;
+        display: flex;
+        flex-direction: column;
+        gap: 8px;
+      }
+      .empty {
+        margin: auto 0;
+        text-align: center;
+      }
+    `,
+  ];
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this._unsubscribe = this.client.onDidChange((type) => {
+      if (type === 'init') this._markInit();
+      this.requestUpdate();
+    });
+    this.addEventListener('chat-request', this._onRequest as EventListener);
+    document.addEventListener('keydown', this._onKeydown);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this._unsubscribe?.();
+    this.removeEventListener('chat-request', this._onRequest as EventListener);
+    document.removeEventListener('keydown', this._onKeydown);
+  }
+
+  /** Marks the start of a restore, so the view can report how long rendering the history took. */
+  private _markInit(): void {
+    this._initAt = performance.now();
+    this._stickToBottom = true;
+  }
+
+  protected override render() {
+    const { state } = this.client;
+    return html`
+      <mcp-chat-header
+        .models=${state.models}
+        .selectedModel=${state.selectedModel}
+        .conversations=${state.conversations}
+        .conversationId=${state.conversationId}
+        .busy=${state.busy}
+      ></mcp-chat-header>
+      <div class="transcript" role="log" aria-label="Conversation" aria-live="polite" @scroll=${this._onScroll}>
+        ${state.items.length === 0 && this.client.initialized
+          ? html`<p class="empty muted">Ask something, or type <code>/tools</code>, <code>/mcp</code> or <code>/call TOOL {json}</code>.</p>`
+          : ''}
+        ${repeat(
+          state.items,
+          (item) => item.id,
+          (item) => (item.kind === 'tool' ? html`<mcp-tool-card .item=${item}></mcp-tool-card>` : html`<mcp-chat-item .item=${item}></mcp-chat-item>`),
+        )}
+      </div>
+      <mcp-composer .busy=${state.busy}></mcp-composer>
+    `;
+  }
+
+  protected override async updated(changed: PropertyValues): Promise<void> {
+    super.updated(changed);
+    const transcript = this.renderRoot.querySelector('.transcript');
+    // Children render after this; scroll once they have (the last one is enough to wait for).
+    const last = transcript?.lastElementChild as LitElement | null | undefined;
+    void (last?.updateComplete ?? Promise.resolve()).then(() => {
+      if (transcript && this._stickToBottom) transcript.scrollTop = transcript.scrollHeight;
+    });
+    if (this._initAt !== undefined && this.client.initialized) {
+      const started = this._initAt;
+      this._initAt = undefined;
+      // Children render in their own update cycle; wait for all of them before taking the time.
+      const children = [...this.renderRoot.querySelectorAll<LitElement>('mcp-chat-item, mcp-tool-card')];
+      await Promise.all(children.map((c) => c.updateComplete));
+      if (transcript && this._stickToBottom) transcript.scrollTop = transcript.scrollHeight;
+      this.client.lastRestoreMs = Math.round((performance.now() - started) * 10) / 10;
+      this.dataset.restoreMs = String(this.client.lastRestoreMs);
+      // From the creation of this page (the panel opening) to the history on screen.
+      this.dataset.pageToRestoredMs = String(Math.round(performance.now()));
+      this.dataset.restoredItems = String(children.length);
+    }
+  }
+
+  private _onScroll(e: Event): void {
+    const el = e.target as HTMLElement;
+    this._stickToBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  }
+
+  private readonly _onRequest = (e: CustomEvent<WebviewRequest>): void => {
+    e.stopPropagation();
+    if (e.detail.type === 'send') this._stickToBottom = true;
+    void this.client.request(e.detail);
+  };
+
+  private readonly _onKeydown = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape' && this.client.state.busy) {
+      e.preventDefault();
+      void this.client.request({ type: 'stop' });
+    }
+  };
+}
+
+/** Children ask the app to send a request with this event. */
+export function chatRequest(target: EventTarget, detail: WebviewRequest): void {
+  target.dispatchEvent(new CustomEvent('chat-request', { detail, bubbles: true, composed: true }));
+}
+

@@ -1,0 +1,144 @@
+import { css, html, LitElement } from 'lit';
+import type { ChatConversationSummary, ChatModelChoice } from '../../src/shared/chatProtocol';
+import { base } from '../theme';
+import { chatRequest } from './ChatApp';
+
+/** Model picker, the list of earlier conversations, and New Chat. */
+export class ChatHeader extends LitElement {
+  static override properties = {
+    models: { attribute: false },
+    selectedModel: { attribute: false },
+    conversations: { attribute: false },
+    conversationId: { attribute: false },
+    busy: { attribute: false },
+    _historyOpen: { state: true },
+  };
+  declare models: readonly ChatModelChoice[];
+  declare selectedModel: string | undefined;
+  declare conversations: readonly ChatConversationSummary[];
+  declare conversationId: string;
+  declare busy: boolean;
+  declare _historyOpen: boolean;
+
+  constructor() {
+    super();
+    this.models = [];
+    this.conversations = [];
+    this.conversationId = '';
+    this.busy = false;
+    this._historyOpen = false;
+  }
+
+  static override styles = [
+    base,
+    css`
+      :host {
+        display: block;
+        border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent));
+        padding: 6px 12px;
+      }
+      .bar {
+        display: flex;
+        gap: 6px;
+        align-items: center;
+        flex-wrap: wrap;
+      }
+      .bar vscode-single-select {
+        flex: 1;
+        min-width: 120px;
+      }
+      .no-model {
+        flex: 1;
+      }
+      ul {
+        list-style: none;
+        margin: 6px 0 0;
+        padding: 0;
+        max-height: 40vh;
+        overflow-y: auto;
+      }
+      li {
+        display: flex;
+        align-items: center;
+        gap: 4px;
+      }
+      li button.open {
+        flex: 1;
+        text-align: left;
+        font: inherit;
+        color: var(--vscode-foreground);
+        background: none;
+        border: none;
+        padding: 3px 4px;
+        cursor: pointer;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+      li button.open:hover {
+        background: var(--vscode-list-hoverBackground);
+      }
+      li[aria-current='true'] button.open {
+        background: var(--vscode-list-activeSelectionBackground);
+        color: var(--vscode-list-activeSelectionForeground);
+      }
+      li .when {
+        font-size: 0.9em;
+      }
+      li button.delete {
+        font: inherit;
+        color: var(--vscode-descriptionForeground);
+        background: none;
+        border: none;
+        cursor: pointer;
+        padding: 0 4px;
+      }
+      li button.delete:hover {
+        color: var(--vscode-errorForeground);
+      }
+    `,
+  ];
+
+  protected override render() {
+    return html`
+      <div class="bar">
+        ${this.models.length
+          ? html`<vscode-single-select aria-label="Model" .value=${this.selectedModel ?? ''} @change=${this._onModel}>
+              ${this.models.map((m) => html`<vscode-option value=${m.id} ?selected=${m.id === this.selectedModel}>${m.label}</vscode-option>`)}
+            </vscode-single-select>`
+          : html`<span class="no-model muted">No model</span>`}
+        <vscode-button secondary aria-expanded=${String(this._historyOpen)} @click=${() => (this._historyOpen = !this._historyOpen)}>History</vscode-button>
+        <vscode-button ?disabled=${this.busy} @click=${this._newChat}>New Chat</vscode-button>
+      </div>
+      ${this._historyOpen ? this._history() : ''}
+    `;
+  }
+
+  private _history() {
+    if (this.conversations.length === 0) return html`<p class="muted">No earlier conversations.</p>`;
+    return html`<ul aria-label="Earlier conversations">
+      ${this.conversations.map(
+        (c) => html`<li aria-current=${String(c.id === this.conversationId)}>
+          <button class="open" type="button" title=${c.title} ?disabled=${this.busy} @click=${() => this._open(c.id)}>${c.title}</button>
+          <span class="when muted">${new Date(c.updatedAt).toLocaleString()} · ${c.messageCount}</span>
+          <button class="delete" type="button" aria-label="Delete ${c.title}" title="Delete" ?disabled=${this.busy} @click=${() => chatRequest(this, { type: 'deleteConversation', id: c.id })}>×</button>
+        </li>`,
+      )}
+    </ul>`;
+  }
+
+  private _newChat(): void {
+    this._historyOpen = false;
+    chatRequest(this, { type: 'newChat' });
+  }
+
+  private _open(id: string): void {
+    this._historyOpen = false;
+    chatRequest(this, { type: 'openConversation', id });
+  }
+
+  private _onModel(e: Event): void {
+    const value = (e.target as HTMLElement & { value: string }).value;
+    if (value && value !== this.selectedModel) chatRequest(this, { type: 'selectModel', model: value });
+  }
+}

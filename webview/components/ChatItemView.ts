@@ -1,0 +1,92 @@
+import { css, html, LitElement } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import type { ChatItem } from '../../src/shared/chatProtocol';
+import { renderMarkdown } from '../markdown';
+import { base, markdown } from '../theme';
+import { chatRequest } from './ChatApp';
+
+type TextItem = Exclude<ChatItem, { kind: 'tool' }>;
+
+/** A user message, an assistant answer (Markdown), a turn's token usage, or a notice. */
+export class ChatItemView extends LitElement {
+  static override properties = { item: { attribute: false } };
+  declare item: TextItem;
+
+  static override styles = [
+    base,
+    markdown,
+    css`
+      :host {
+        display: block;
+      }
+      .user {
+        align-self: flex-end;
+        background: var(--vscode-input-background);
+        border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent));
+        border-radius: 4px;
+        padding: 6px 8px;
+        white-space: pre-wrap;
+        word-break: break-word;
+      }
+      .role {
+        font-weight: 600;
+        font-size: 0.9em;
+        margin-bottom: 2px;
+      }
+      .usage {
+        font-size: 0.85em;
+        text-align: right;
+      }
+      .notice {
+        border-left: 3px solid var(--vscode-editorInfo-foreground, var(--vscode-focusBorder));
+        padding: 4px 8px;
+        background: var(--vscode-textBlockQuote-background);
+      }
+      .notice.warning {
+        border-left-color: var(--vscode-editorWarning-foreground);
+      }
+      .notice.error {
+        border-left-color: var(--vscode-errorForeground);
+      }
+      .notice vscode-button {
+        margin-top: 4px;
+      }
+      .turn-error {
+        margin-top: 4px;
+      }
+    `,
+  ];
+
+  protected override render() {
+    const item = this.item;
+    switch (item.kind) {
+      case 'user':
+        return html`<div class="role muted">You</div><div class="user">${item.text}</div>`;
+      case 'assistant':
+        return html`<div class="role muted">Assistant</div>
+          <div class="md" @click=${this._onClick}>${unsafeHTML(renderMarkdown(item.text))}</div>
+          ${item.error ? html`<div class="turn-error error" role="alert">⚠ ${item.error}</div>` : ''}`;
+      case 'usage':
+        return html`<div class="usage muted" title="Tokens this turn, as the provider reported them">
+          Tokens: ${item.inputTokens ?? '?'} in · ${item.outputTokens ?? '?'} out
+        </div>`;
+      case 'notice':
+        return html`<div class="notice ${item.level}" role=${item.level === 'error' ? 'alert' : 'status'}>
+          <div class="md" @click=${this._onClick}>${unsafeHTML(renderMarkdown(item.text))}</div>
+          ${item.action
+            ? html`<vscode-button @click=${() => item.action && chatRequest(this, { type: 'action', action: item.action.id })}>${item.action.label}</vscode-button>`
+            : ''}
+        </div>`;
+    }
+  }
+
+  /** Copy buttons of code blocks (event delegation: the Markdown HTML has no handlers of its own). */
+  private _onClick(e: Event): void {
+    const button = (e.target as HTMLElement).closest('button.copy');
+    const code = button?.closest('.code-block')?.querySelector('code');
+    if (!button || !code) return;
+    chatRequest(this, { type: 'copy', text: code.textContent ?? '' });
+    button.textContent = 'Copied';
+    setTimeout(() => (button.textContent = 'Copy'), 1500);
+  }
+}

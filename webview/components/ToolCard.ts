@@ -1,0 +1,233 @@
+import { css, html, LitElement, nothing } from 'lit';
+import type { ChatItem, ChatPermissionChoice, ChatToolAnnotations, ChatWarning } from '../../src/shared/chatProtocol';
+import { base } from '../theme';
+import { chatRequest } from './ChatApp';
+
+type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
+
+const STATE_LABEL: Record<ToolItem['state'], string> = {
+  waiting_for_approval: 'waiting for approval',
+  running: 'running',
+  done: 'done',
+  error: 'error',
+  denied: 'denied',
+  cancelled: 'cancelled',
+};
+
+const ANNOTATION_LABEL: [keyof ChatToolAnnotations, string][] = [
+  ['readOnlyHint', 'read-only'],
+  ['destructiveHint', 'destructive'],
+  ['idempotentHint', 'idempotent'],
+  ['openWorldHint', 'open world'],
+];
+
+/**
+ * One tool call: its state, duration, collapsible arguments and result, and while it waits, the
+ * permission card with the user's choices. Cards are answered independently, in any order.
+ */
+export class ToolCard extends LitElement {
+  static override properties = { item: { attribute: false }, _answered: { state: true } };
+  declare item: ToolItem;
+  /** The choice sent for this card, until the host reports the card's new state. */
+  declare _answered: ChatPermissionChoice | undefined;
+
+  static override styles = [
+    base,
+    css`
+      :host {
+        display: block;
+      }
+      .card {
+        border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border, transparent));
+        border-radius: 4px;
+        background: var(--vscode-editorWidget-background, var(--vscode-sideBar-background));
+        padding: 6px 8px;
+      }
+      .card.waiting_for_approval {
+        border-color: var(--vscode-focusBorder);
+      }
+      .head {
+        display: flex;
+        gap: 6px;
+        align-items: baseline;
+        flex-wrap: wrap;
+      }
+      .name {
+        font-weight: 600;
+        word-break: break-all;
+      }
+      .state {
+        margin-left: auto;
+        font-size: 0.9em;
+      }
+      .state.done {
+        color: var(--vscode-testing-iconPassed, var(--vscode-foreground));
+      }
+      .state.error,
+      .state.denied {
+        color: var(--vscode-errorForeground);
+      }
+      .state.waiting_for_approval {
+        color: var(--vscode-editorWarning-foreground);
+      }
+      vscode-collapsible {
+        margin-top: 4px;
+      }
+      .chips {
+        display: flex;
+        gap: 4px;
+        flex-wrap: wrap;
+        margin: 4px 0;
+      }
+      .description {
+        white-space: pre-wrap;
+        margin: 4px 0;
+      }
+      .warnings {
+        border-left: 3px solid var(--vscode-editorWarning-foreground);
+        padding: 2px 6px;
+        margin: 4px 0;
+      }
+      .warnings code {
+        white-space: pre-wrap;
+        word-break: break-all;
+      }
+      .actions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 4px;
+        margin-top: 6px;
+      }
+      .actions vscode-button,
+      .deny vscode-button {
+        max-width: 100%;
+      }
+      /* Long labels ("Allow all tools of <server> for this session") wrap in a narrow side bar. */
+      .actions vscode-button::part(base) {
+        white-space: normal;
+        line-height: 18px;
+        padding-top: 3px;
+        padding-bottom: 3px;
+      }
+      .deny {
+        display: flex;
+        gap: 4px;
+        margin-top: 4px;
+        align-items: center;
+      }
+      .deny input {
+        flex: 1;
+        min-width: 0;
+        font: inherit;
+        color: var(--vscode-input-foreground);
+        background: var(--vscode-input-background);
+        border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent));
+        border-radius: 2px;
+        padding: 3px 6px;
+      }
+      .deny input::placeholder {
+        color: var(--vscode-input-placeholderForeground);
+      }
+      .deny input:focus {
+        outline: 1px solid var(--vscode-focusBorder);
+        outline-offset: -1px;
+      }
+      .progress {
+        display: flex;
+        gap: 6px;
+        align-items: center;
+        font-size: 0.9em;
+      }
+    `,
+  ];
+
+  protected override willUpdate(): void {
+    if (this.item.state !== 'waiting_for_approval') this._answered = undefined;
+  }
+
+  protected override render() {
+    const item = this.item;
+    const waiting = item.state === 'waiting_for_approval' && item.permission;
+    return html`<section class="card ${item.state}" aria-label="Tool call ${item.toolName}">
+      <div class="head">
+        <span class="name">${item.title ?? item.tool ?? item.toolName}</span>
+        <span class="muted">${item.server ? `${item.server} · ` : ''}${item.toolName}</span>
+        <span class="state ${item.state}" data-state=${item.state}>
+          ${STATE_LABEL[item.state]}${item.durationMs !== undefined ? ` · ${formatDuration(item.durationMs)}` : ''}
+        </span>
+      </div>
+      ${item.state === 'running' ? this._progress() : nothing}
+      ${waiting ? this._permission() : nothing}
+      ${!waiting && item.warnings?.length ? this._warnings(item.warnings) : nothing}
+      <vscode-collapsible title="Arguments" ?open=${Boolean(waiting)}><pre>${formatJson(item.arguments)}</pre></vscode-collapsible>
+      ${item.output !== undefined
+        ? html`<vscode-collapsible title=${item.state === 'denied' ? 'Reason' : 'Result'} ?open=${item.state === 'error' || item.state === 'denied'}>
+            <pre>${item.output || '(empty)'}</pre>
+          </vscode-collapsible>`
+        : nothing}
+    </section>`;
+  }
+
+  private _progress() {
+    const p = this.item.progress;
+    return html`<div class="progress muted" role="status">
+      <vscode-progress-ring aria-label="Running"></vscode-progress-ring>
+      ${p ? `${p.progress}${p.total !== undefined ? ` / ${p.total}` : ''}${p.message ? ` · ${p.message}` : ''}` : 'running…'}
+    </div>`;
+  }
+
+  private _permission() {
+    const item = this.item;
+    const permission = item.permission!;
+    const annotations = ANNOTATION_LABEL.filter(([key]) => permission.annotations?.[key]);
+    const pending = this._answered !== undefined;
+    return html`
+      ${annotations.length ? html`<div class="chips">${annotations.map(([, label]) => html`<vscode-badge>${label}</vscode-badge>`)}</div>` : nothing}
+      ${permission.description ? html`<div class="description">${permission.description}</div>` : nothing}
+      ${permission.warnings.length ? this._warnings(permission.warnings) : nothing}
+      ${permission.changedSinceApproval
+        ? html`<div class="warning">Changed since you approved it:</div><pre class="diff">${permission.changedSinceApproval}</pre>`
+        : nothing}
+      <div class="actions" role="group" aria-label="Allow ${item.toolName}?">
+        <vscode-button ?disabled=${pending} @click=${() => this._answer('once')}>Allow once</vscode-button>
+        <vscode-button secondary ?disabled=${pending} @click=${() => this._answer('session')}>Allow for this session</vscode-button>
+        <vscode-button secondary ?disabled=${pending} @click=${() => this._answer('workspace')}>Always allow in this workspace</vscode-button>
+        ${item.server
+          ? html`<vscode-button secondary ?disabled=${pending} @click=${() => this._answer('server_session')}>Allow all tools of ${item.server} for this session</vscode-button>`
+          : nothing}
+      </div>
+      <div class="deny">
+        <input type="text" aria-label="Reason for denying (optional)" placeholder="Reason for denying (optional)" ?disabled=${pending} />
+        <vscode-button secondary ?disabled=${pending} @click=${() => this._answer('deny')}>Deny</vscode-button>
+      </div>
+    `;
+  }
+
+  private _warnings(warnings: readonly ChatWarning[]) {
+    return html`<div class="warnings" role="note">
+      <div class="warning">⚠ Suspicious content in this tool (${warnings.length}):</div>
+      ${warnings.map((w) => html`<div>${w.where}, ${w.kind === 'hidden_characters' ? 'hidden characters' : 'instructions to the model'}: <code>${w.excerpt}</code></div>`)}
+    </div>`;
+  }
+
+  private _answer(choice: ChatPermissionChoice): void {
+    const field = this.renderRoot.querySelector<HTMLInputElement>('.deny input');
+    const reason = choice === 'deny' ? field?.value.trim() || undefined : undefined;
+    this._answered = choice;
+    chatRequest(this, { type: 'answerPermission', callId: this.item.id, choice, ...(reason ? { reason } : {}) });
+  }
+}
+
+function formatJson(value: unknown): string {
+  if (value === undefined) return '{}';
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
