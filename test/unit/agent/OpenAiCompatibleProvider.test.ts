@@ -230,6 +230,21 @@ describe('OpenAiCompatibleProvider against a loopback Chat Completions server', 
     const { events, error } = await collect(make().stream(request, new AbortController().signal));
     expect(events).toEqual([{ type: 'text', delta: 'cut' }]);
     expect(error!.kind).toBe('connection');
+    expect(error!.message).toBe(`The connection to ${host} dropped before the answer was complete (the stream ended without a finish reason); the partial answer is kept.`);
+  });
+
+  it('reports an error payload inside the stream after the partial text', async () => {
+    server.enqueue(sse([[null, openAiChunk({ content: 'Part' })], [null, { error: { message: 'The server is overloaded', type: 'server_error' } }]]));
+    const { events, error } = await collect(make().stream(request, new AbortController().signal));
+    expect(events).toEqual([{ type: 'text', delta: 'Part' }]);
+    expect(error).toMatchObject({ kind: 'server', details: { host } });
+    expect(error!.message).toContain(host);
+  });
+
+  it('says tool_calls when the server says so, even with no call parsed', async () => {
+    server.enqueue(sse([[null, openAiChunk({ content: 'hmm' }, 'tool_calls')], [null, '[DONE]']]));
+    const { events } = await collect(make().stream(request, new AbortController().signal));
+    expect(events.at(-1)).toEqual({ type: 'end', reason: 'tool_calls' });
   });
 
   it('stops promptly on abort and closes the request', async () => {
