@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { IMcpInputResolver, McpConfigError, McpServerDefinition, McpUserServers } from './config';
 import type { McpCallFailureKind } from './mcp/McpCallError';
 import type { IMcpClock } from './mcp/McpConnection';

@@ -1,4 +1,4 @@
-import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Implementation } from '@modelcontextprotocol/client';
 import { Disposable, DisposableStore } from '../base/lifecycle';
 import { Emitter, type Event } from '../base/event';
 import type { McpServerDefinition } from '../config/types';

@@ -1,4 +1,4 @@
-import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, Prompt, Resource, ResourceTemplateType as ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { McpServerDefinition, McpTransportKind } from '../config/types';
 
 /**

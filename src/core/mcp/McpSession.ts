@@ -1,17 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolResultSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SSEClientTransport,
+  SseError,
+  StreamableHTTPClientTransport,
   type CallToolResult,
   type ClientCapabilities,
   type ElicitRequest,
@@ -20,15 +15,16 @@ import {
   type JSONRPCMessage,
   type Root,
   type ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
-import { $ZodError } from 'zod/v4/core';
+  type Transport,
+  type VersionNegotiationMode,
+} from '@modelcontextprotocol/client';
 import type { McpResolvedLaunch } from '../config';
 import type { McpTransportKind } from '../config/types';
 import { Emitter, type Event } from '../base/event';
 import type { McpLogEntry } from './McpServerSnapshot';
 import { McpCallError } from './McpCallError';
 import { McpStdioTransport } from './McpStdioTransport';
-import { TracingTransport } from './TracingTransport';
+import { StdioTracingTransport, TracingTransport } from './TracingTransport';
 import { McpLists, type McpListKind } from './McpLists';
 import { describeError, formatSeconds, mapLogLevel, truncate } from './describe';
 
@@ -65,6 +61,8 @@ export interface McpCallOptions {
 
 const LIST_DEBOUNCE_MS = 100;
 const LIVENESS_TIMEOUT_MS = 5000;
+/** A stdio server that does not answer `server/discover` within this is taken for a 2025-era server. */
+const STDIO_PROBE_TIMEOUT_MS = 3000;
 
 /**
  * One live connection to one server: a transport, an SDK client, and the server's lists.
@@ -120,8 +118,9 @@ export class McpSession {
   get instructions(): string | undefined {
     return this._client.getInstructions();
   }
+  /** The revision this connection speaks: 2026-07-28 after `server/discover`, else what `initialize` agreed. */
   get protocolVersion(): string | undefined {
-    return this._transport.protocolVersion;
+    return this._client.getNegotiatedProtocolVersion() ?? this._transport.protocolVersion;
   }
   get lists(): McpLists {
     return this._lists;
@@ -134,7 +133,7 @@ export class McpSession {
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
     try {
-      const result = await this._client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+      const result = await this._client.request({ method: 'tools/call', params: { name, arguments: args } }, {
         signal: options.signal,
         timeout: options.timeoutMs,
         resetTimeoutOnProgress: true,
@@ -170,20 +169,24 @@ export class McpSession {
   private _classifyCallError(err: unknown, options: McpCallOptions): McpCallError {
     if (err instanceof McpCallError) return err;
     if (options.signal?.aborted) return new McpCallError('cancelled', 'the call was cancelled');
-    if (err instanceof McpError) {
-      if (err.code === ErrorCode.RequestTimeout) {
-        return new McpCallError('timeout', `no answer within ${formatSeconds(options.timeoutMs)}`, err.code);
-      }
-      if (err.code === ErrorCode.ConnectionClosed) {
-        return new McpCallError('connection_closed', this._closeReason ?? 'the server closed the connection', err.code);
-      }
+    if (err instanceof ProtocolError) {
       return new McpCallError('protocol', `server error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code);
     }
-    if (err instanceof $ZodError) {
-      // The SDK validates answers against the MCP schema; this one did not fit.
-      const issue = err.issues[0];
-      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-      return new McpCallError('protocol', `the server's answer is not a valid tool result${where}: ${issue?.message ?? err.message}`);
+    if (err instanceof SdkError) {
+      if (err.code === SdkErrorCode.RequestTimeout) {
+        return new McpCallError('timeout', `no answer within ${formatSeconds(options.timeoutMs)}`, REQUEST_TIMEOUT_CODE);
+      }
+      if (err.code === SdkErrorCode.ConnectionClosed) {
+        return new McpCallError('connection_closed', this._closeReason ?? 'the server closed the connection', CONNECTION_CLOSED_CODE);
+      }
+      if (err.code === SdkErrorCode.InvalidResult) {
+        // The SDK validates answers against the MCP schema; this one did not fit.
+        return new McpCallError('protocol', `the server's answer is not a valid tool result: ${err.message}`);
+      }
+      if (err.code === SdkErrorCode.InputRequiredRoundsExceeded) {
+        return new McpCallError('protocol', `the server kept asking for input: ${err.message}`);
+      }
+      if (!(err instanceof SdkHttpError)) return new McpCallError('protocol', err.message);
     }
     // Anything else failed below JSON-RPC: the request could not be sent or the stream broke.
     this._checkLiveness();
@@ -192,35 +195,64 @@ export class McpSession {
 
   private async _connect(signal: AbortSignal): Promise<void> {
     const { launch } = this._o;
-    if (launch.type === 'stdio') return this._connectWith(this._stdioTransport(), signal);
+    if (launch.type === 'stdio') return this._connectStdio(signal);
     const url = new URL(launch.url!);
     const requestInit = { headers: { ...launch.headers } };
-    if (launch.type === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit }), signal);
+    if (launch.type === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit }), 'legacy', signal);
     try {
-      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit }), signal);
+      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit }), 'auto', signal);
     } catch (err) {
       // The spec's backwards-compatibility rule: a 4xx to the first POST means a legacy SSE server.
       // Authorization failures are not that; they are reported as they are.
-      const status = err instanceof StreamableHTTPError ? err.code : undefined;
+      const status = err instanceof SdkHttpError ? err.status : undefined;
       if (signal.aborted || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw err;
       this._o.log('info', 'harness', `Streamable HTTP answered ${status}; trying the legacy SSE transport`);
       this._kind = 'sse';
-      await this._connectWith(new SSEClientTransport(url, { requestInit }), signal);
+      await this._connectWith(new SSEClientTransport(url, { requestInit }), 'legacy', signal);
     }
   }
 
-  private async _connectWith(inner: Transport, signal: AbortSignal): Promise<void> {
-    this._client = this._createClient();
-    this._transport = new TracingTransport(inner, this._o.traceEnabled, (dir, msg) => this._traceMessage(dir, msg));
-    this._transport.onclose = () => this._onTransportClosed();
+  /**
+   * Probes with `server/discover` on the server process itself. A 2025-era server that ends the
+   * connection on the unknown request is started again and greeted with `initialize` alone.
+   */
+  private async _connectStdio(signal: AbortSignal): Promise<void> {
+    try {
+      await this._connectWith(this._stdioTransport(), 'auto', signal, true);
+    } catch (err) {
+      if (signal.aborted || !(err instanceof SdkError) || err.code !== SdkErrorCode.EraNegotiationFailed) throw err;
+      this._o.log('info', 'harness', 'the server ended the connection on server/discover; starting it again for initialize');
+      await this._transport.close().catch(() => undefined);
+      await this._connectWith(this._stdioTransport(), 'legacy', signal);
+    }
+  }
+
+  /** `tentative`: a close before the handshake ends is left to the caller, which may try again. */
+  private async _connectWith(inner: Transport, mode: VersionNegotiationMode, signal: AbortSignal, tentative = false): Promise<void> {
+    this._client = this._createClient(mode, inner instanceof McpStdioTransport);
+    const trace = (dir: 'send' | 'receive', msg: JSONRPCMessage) => this._traceMessage(dir, msg);
+    this._transport =
+      inner instanceof McpStdioTransport
+        ? new StdioTracingTransport(inner, this._o.traceEnabled, trace)
+        : new TracingTransport(inner, this._o.traceEnabled, trace);
+    const transport = this._transport;
+    let handshaking = tentative;
+    let closedWhileHandshaking = false;
+    transport.onclose = () => {
+      if (this._transport !== transport) return;
+      if (handshaking) closedWhileHandshaking = true;
+      else this._onTransportClosed();
+    };
     this._client.onerror = (err) => this._onProtocolError(err);
     const onAbort = () => void this._transport.close();
     signal.addEventListener('abort', onAbort);
     try {
-      await this._client.connect(this._transport, { signal, timeout: this._o.startupTimeoutMs });
+      await this._client.connect(transport, { signal, timeout: this._o.startupTimeoutMs });
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
+    handshaking = false;
+    if (closedWhileHandshaking) this._onTransportClosed();
   }
 
   private _stdioTransport(): McpStdioTransport {
@@ -234,24 +266,31 @@ export class McpSession {
     });
   }
 
-  private _createClient(): Client {
+  /**
+   * The same handlers answer a 2025-era server's own requests and the `input_required` rounds of a
+   * 2026-07-28 server (the SDK retries the original request with the answers).
+   */
+  private _createClient(mode: VersionNegotiationMode, stdio: boolean): Client {
     const { handlers, name } = this._o;
     const capabilities: ClientCapabilities = {};
     if (handlers.roots) capabilities.roots = { listChanged: true };
     if (handlers.elicit) capabilities.elicitation = { form: { applyDefaults: true } };
-    const client = new Client(this._o.clientInfo, { capabilities });
+    const client = new Client(this._o.clientInfo, {
+      capabilities,
+      versionNegotiation: { mode, probe: stdio ? { timeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, this._o.startupTimeoutMs) } : undefined },
+    });
     if (handlers.roots) {
       const roots = handlers.roots;
-      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [...roots()] }));
+      client.setRequestHandler('roots/list', () => ({ roots: [...roots()] }));
     }
     if (handlers.elicit) {
       const elicit = handlers.elicit;
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(name, request.params, extra.signal));
+      client.setRequestHandler('elicitation/create', (request, ctx) => elicit(name, request.params as ElicitRequest['params'], ctx.mcpReq.signal));
     }
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this._scheduleRelist('tools'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this._scheduleRelist('resources'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this._scheduleRelist('prompts'));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => this._scheduleRelist('tools'));
+    client.setNotificationHandler('notifications/resources/list_changed', () => this._scheduleRelist('resources'));
+    client.setNotificationHandler('notifications/prompts/list_changed', () => this._scheduleRelist('prompts'));
+    client.setNotificationHandler('notifications/message', (n) => {
       const { level, logger, data } = n.params;
       const text = typeof data === 'string' ? data : JSON.stringify(data);
       this._o.log(mapLogLevel(level), 'server', logger ? `[${logger}] ${text}` : text);
@@ -323,13 +362,13 @@ export class McpSession {
   }
 
   private _explainStartFailure(err: unknown): Error {
-    if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed && this._closeReason) {
+    if (err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed && this._closeReason) {
       return new Error(this._closeReason);
     }
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+    if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) {
       return new Error(`no answer to initialize within ${formatSeconds(this._o.startupTimeoutMs)}`);
     }
-    const status = err instanceof StreamableHTTPError || err instanceof SseError ? err.code : undefined;
+    const status = err instanceof SdkHttpError ? err.status : err instanceof SseError ? err.code : undefined;
     if (status === 401 || status === 403) {
       if (hasAuthorizationHeader(this._o.launch.headers)) {
         return new Error(
@@ -354,3 +393,7 @@ export class McpSession {
 export function hasAuthorizationHeader(headers: Readonly<Record<string, string>> | undefined): boolean {
   return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
 }
+
+/** JSON-RPC codes the 1.x line used for a local timeout and a closed connection; kept on {@link McpCallError}. */
+const REQUEST_TIMEOUT_CODE = -32001;
+const CONNECTION_CLOSED_CODE = -32000;
