@@ -7,6 +7,7 @@ import {
   SSEClientTransport,
   SseError,
   StreamableHTTPClientTransport,
+  UnauthorizedError,
   type CallToolResult,
   type ClientCapabilities,
   type ElicitRequest,
@@ -19,6 +20,9 @@ import {
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 import type { McpResolvedLaunch } from '../config';
+import { McpHttpAuth } from '../auth/McpHttpAuth';
+import type { McpOAuthProvider } from '../auth/McpOAuthProvider';
+import { McpAuthRequiredError, type IMcpAuthHost } from '../auth/types';
 import type { McpTransportKind } from '../config/types';
 import { Emitter, type Event } from '../base/event';
 import type { McpLogEntry } from './McpServerSnapshot';
@@ -45,6 +49,8 @@ export interface McpSessionOptions {
   readonly startupTimeoutMs: number;
   readonly maxMessageBytes?: number;
   readonly shutdownGraceMs?: number;
+  /** OAuth for HTTP servers; without it a 401 is an error with advice about headers. */
+  readonly auth?: { readonly host: IMcpAuthHost; readonly interactive: boolean };
   log(level: McpLogEntry['level'], source: McpLogEntry['source'], message: string): void;
   /** Whether JSON-RPC traffic should be logged (trace level). */
   traceEnabled(): boolean;
@@ -81,6 +87,10 @@ export class McpSession {
   private _closed = false;
   private _closeReason: string | undefined;
   private _probing = false;
+  /** While a handshake runs, failures are the handshake's to report (no liveness probe, no close). */
+  private _handshaking = false;
+  /** Why the transport closed during a handshake that failed. */
+  private _startFailure: string | undefined;
   private readonly _lists: McpLists;
   private readonly _relistTimers = new Map<McpListKind, NodeJS.Timeout>();
 
@@ -169,6 +179,12 @@ export class McpSession {
   private _classifyCallError(err: unknown, options: McpCallOptions): McpCallError {
     if (err instanceof McpCallError) return err;
     if (options.signal?.aborted) return new McpCallError('cancelled', 'the call was cancelled');
+    if (this._o.auth && isAuthFailure(err)) {
+      // The tokens are gone or no longer accepted: end the session, so the connection says "sign-in required".
+      this._markClosed('the sign-in is no longer valid');
+      void this._transport.close();
+      return new McpCallError('unavailable', 'sign-in required: the saved sign-in is no longer valid, sign in again');
+    }
     if (err instanceof ProtocolError) {
       return new McpCallError('protocol', `server error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code);
     }
@@ -198,9 +214,34 @@ export class McpSession {
     if (launch.type === 'stdio') return this._connectStdio(signal);
     const url = new URL(launch.url!);
     const requestInit = { headers: { ...launch.headers } };
-    if (launch.type === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit }), 'legacy', signal);
+    const auth = this._o.auth
+      ? await McpHttpAuth.create({
+          server: this._o.name,
+          serverUrl: launch.url!,
+          host: this._o.auth.host,
+          interactive: this._o.auth.interactive,
+          preregistered: launch.oauth,
+          hasAuthorizationHeader: hasAuthorizationHeader(launch.headers),
+        })
+      : undefined;
+    const authProvider = auth?.provider;
+    if (!auth) return this._connectHttp(url, requestInit, undefined, signal);
     try {
-      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit }), 'auto', signal);
+      // After the browser step the failed transport redeems the code, then a fresh one connects.
+      await auth.run(
+        () => this._connectHttp(url, requestInit, authProvider, signal),
+        (callback) => (this._transport.inner as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(callback),
+        signal,
+      );
+    } finally {
+      auth.dispose();
+    }
+  }
+
+  private async _connectHttp(url: URL, requestInit: RequestInit, authProvider: McpOAuthProvider | undefined, signal: AbortSignal): Promise<void> {
+    if (this._kind === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit, authProvider }), 'legacy', signal);
+    try {
+      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit, authProvider, maxStepUpRetries: 2 }), 'auto', signal);
     } catch (err) {
       // The spec's backwards-compatibility rule: a 4xx to the first POST means a legacy SSE server.
       // Authorization failures are not that; they are reported as they are.
@@ -208,7 +249,7 @@ export class McpSession {
       if (signal.aborted || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw err;
       this._o.log('info', 'harness', `Streamable HTTP answered ${status}; trying the legacy SSE transport`);
       this._kind = 'sse';
-      await this._connectWith(new SSEClientTransport(url, { requestInit }), 'legacy', signal);
+      await this._connectWith(new SSEClientTransport(url, { requestInit, authProvider }), 'legacy', signal);
     }
   }
 
@@ -218,7 +259,7 @@ export class McpSession {
    */
   private async _connectStdio(signal: AbortSignal): Promise<void> {
     try {
-      await this._connectWith(this._stdioTransport(), 'auto', signal, true);
+      await this._connectWith(this._stdioTransport(), 'auto', signal);
     } catch (err) {
       if (signal.aborted || !(err instanceof SdkError) || err.code !== SdkErrorCode.EraNegotiationFailed) throw err;
       this._o.log('info', 'harness', 'the server ended the connection on server/discover; starting it again for initialize');
@@ -227,8 +268,11 @@ export class McpSession {
     }
   }
 
-  /** `tentative`: a close before the handshake ends is left to the caller, which may try again. */
-  private async _connectWith(inner: Transport, mode: VersionNegotiationMode, signal: AbortSignal, tentative = false): Promise<void> {
+  /**
+   * A transport that closes before the handshake ends does not end the session: the caller may try
+   * again (a legacy retry, a connect after signing in). Its reason is kept for the error.
+   */
+  private async _connectWith(inner: Transport, mode: VersionNegotiationMode, signal: AbortSignal): Promise<void> {
     this._client = this._createClient(mode, inner instanceof McpStdioTransport);
     const trace = (dir: 'send' | 'receive', msg: JSONRPCMessage) => this._traceMessage(dir, msg);
     this._transport =
@@ -236,22 +280,28 @@ export class McpSession {
         ? new StdioTracingTransport(inner, this._o.traceEnabled, trace)
         : new TracingTransport(inner, this._o.traceEnabled, trace);
     const transport = this._transport;
-    let handshaking = tentative;
+    const client = this._client;
     let closedWhileHandshaking = false;
+    this._handshaking = true;
     transport.onclose = () => {
       if (this._transport !== transport) return;
-      if (handshaking) closedWhileHandshaking = true;
+      if (this._handshaking) closedWhileHandshaking = true;
       else this._onTransportClosed();
     };
-    this._client.onerror = (err) => this._onProtocolError(err);
+    client.onerror = (err) => {
+      if (this._client === client) this._onProtocolError(err);
+    };
     const onAbort = () => void this._transport.close();
     signal.addEventListener('abort', onAbort);
     try {
-      await this._client.connect(transport, { signal, timeout: this._o.startupTimeoutMs });
+      await client.connect(transport, { signal, timeout: this._o.startupTimeoutMs });
+    } catch (err) {
+      if (closedWhileHandshaking) this._startFailure = this._describeTransportEnd();
+      throw err;
     } finally {
       signal.removeEventListener('abort', onAbort);
+      this._handshaking = false;
     }
-    handshaking = false;
     if (closedWhileHandshaking) this._onTransportClosed();
   }
 
@@ -320,7 +370,7 @@ export class McpSession {
 
   /** HTTP transports do not close when the server dies; a failed ping is how we find out. */
   private _checkLiveness(): void {
-    if (this._kind === 'stdio' || this._probing || this._closed) return;
+    if (this._kind === 'stdio' || this._probing || this._closed || this._handshaking) return;
     this._probing = true;
     this._client
       .ping({ timeout: LIVENESS_TIMEOUT_MS })
@@ -362,8 +412,9 @@ export class McpSession {
   }
 
   private _explainStartFailure(err: unknown): Error {
-    if (err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed && this._closeReason) {
-      return new Error(this._closeReason);
+    if (err instanceof McpAuthRequiredError) return err;
+    if (err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed && (this._startFailure ?? this._closeReason)) {
+      return new Error(this._startFailure ?? this._closeReason);
     }
     if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) {
       return new Error(`no answer to initialize within ${formatSeconds(this._o.startupTimeoutMs)}`);
@@ -373,12 +424,12 @@ export class McpSession {
       if (hasAuthorizationHeader(this._o.launch.headers)) {
         return new Error(
           `the server refused the connection (HTTP ${status}): the "Authorization" header was sent and rejected. ` +
-            `Check that the token is valid, not expired and allowed to use this server (OAuth sign-in is not supported yet)`,
+            `Check that the token is valid, not expired and allowed to use this server, or remove the header to sign in with OAuth`,
         );
       }
       return new Error(
         `the server refused the connection (HTTP ${status}): it needs credentials. Add an "Authorization" header ` +
-          `to its entry, e.g. "headers": { "Authorization": "Bearer \${input:token}" } (OAuth sign-in is not supported yet)`,
+          `to its entry, e.g. "headers": { "Authorization": "Bearer \${input:token}" }`,
       );
     }
     return new Error(describeError(err));
@@ -397,3 +448,12 @@ export function hasAuthorizationHeader(headers: Readonly<Record<string, string>>
 /** JSON-RPC codes the 1.x line used for a local timeout and a closed connection; kept on {@link McpCallError}. */
 const REQUEST_TIMEOUT_CODE = -32001;
 const CONNECTION_CLOSED_CODE = -32000;
+
+/** A failure that only signing in (again) can fix. */
+function isAuthFailure(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof McpAuthRequiredError || e instanceof UnauthorizedError) return true;
+    if (e instanceof SdkHttpError && e.status === 401) return true;
+  }
+  return false;
+}
