@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseChecks } from './checks.mjs';
 
 const SCENARIOS = ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'];
 const NODE24_VERSION = '24.22.3';
@@ -78,10 +79,10 @@ async function runScenario(scenario, node24, clientNode, verbose) {
   const { code, output } = await capture(node24, args, resultsDir);
   writeFileSync(join(resultsDir, `${scenario}.log`), output);
   if (verbose) process.stderr.write(output);
-  const checks = readChecks(scenario);
+  const { checks, problem } = readChecks(scenario);
   const count = (status) => checks?.filter((c) => c.status === status).length ?? 0;
   const problems = [];
-  if (!checks) problems.push(`no checks.json (suite exited with ${code}); see ${relative(root, join(resultsDir, `${scenario}.log`))}`);
+  if (problem) problems.push(`${problem} (suite exited with ${code}); see ${relative(root, join(resultsDir, `${scenario}.log`))}`);
   const exited = /Client exited with code (-?\d+)/.exec(output);
   if (exited) problems.push(`client exited with code ${exited[1]}`);
   if (/Client timed out/.test(output)) problems.push(`client timed out after ${CLIENT_TIMEOUT_MS} ms`);
@@ -97,7 +98,7 @@ function readChecks(scenario) {
     .sort()
     .at(-1);
   const file = dir && join(resultsDir, dir, 'checks.json');
-  return file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  return parseChecks(file && existsSync(file) ? readFileSync(file, 'utf8') : undefined, file ? relative(root, file) : 'checks.json');
 }
 
 function report(outcomes) {

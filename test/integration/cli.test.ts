@@ -109,7 +109,7 @@ describe('mcp-harness CLI', () => {
     const result = JSON.parse(json.stdout);
     expect(result.isError).toBe(false);
     expect(result.content[1]).toMatchObject({ type: 'image', mimeType: 'image/png' });
-    expect(result.text).toMatch(/\[image image\/png, \d+ B\]/);
+    expect(result.text).toContain('[image image/png, 70 B]'); // the fixture's 1x1 PNG
     const hung = await run(['call', 'mcp__fixture__hang', '--timeout', '300', '--workspace', quick]);
     expect(hung.code).toBe(1);
     expect(hung.stderr).toContain('no answer within 0.3 s');

@@ -33,17 +33,18 @@ describe('servers that crash, hang or lie', () => {
 
   it('fails a call at once with the reason when the server exits during it, then reconnects', async () => {
     const h = await start({ crashy: fixtureEntry() });
-    const states: string[] = [];
-    h.onDidChange(() => h.servers().forEach((s) => states.push(s.state)));
-    const started = Date.now();
+    const events: string[] = [];
+    let last = 'running';
+    h.onDidChange(() => h.servers().forEach((s) => s.state !== last && events.push((last = s.state))));
     const result = await h.callTool('mcp__crashy__crash', {}, { timeoutMs: 30_000 });
-    expect(Date.now() - started).toBeLessThan(10_000); // far below the call's 30 s timeout
+    events.push('call returned');
+    // The call fails when the connection drops, not at its 30 s timeout: before the server is back.
+    await h.manager.whenSettled();
+    expect(events).toEqual(['reconnecting', 'call returned', 'running']);
     expect(result.isError).toBe(true);
     expect(result.errorKind).toBe('connection_closed');
     expect(result.text).toContain('exited with code 3');
     expect(result.text).toContain('fatal: crashing on purpose');
-    await h.manager.whenSettled();
-    expect(states).toContain('reconnecting');
     const [server] = h.servers();
     expect(server.state).toBe('running');
     expect(server.restartCount).toBe(1);
@@ -86,19 +87,25 @@ describe('servers that crash, hang or lie', () => {
   });
 
   it('times out a server that never answers initialize without delaying the others', async () => {
-    const started = Date.now();
-    const h = await start(
-      {
-        silent: fixtureEntry(['--never-initialize'], { startupTimeoutMs: 1500 }),
-        healthy: fixtureEntry(),
+    const file = writeJson(tmp.dir, 'silent.json', {
+      mcpServers: {
+        silent: fixtureEntry(['--never-initialize'], { startupTimeoutMs: 1500, env: tag.env }),
+        healthy: fixtureEntry([], { env: tag.env }),
       },
-      {},
-    );
+    });
+    const h = new McpHarness({ configFiles: [file], shutdownGraceMs: 500 });
+    harnesses.push(h);
+    const settled: string[] = [];
+    h.onDidChange(() => {
+      for (const s of h.servers()) if ((s.state === 'running' || s.state === 'error') && !settled.includes(s.name)) settled.push(s.name);
+    });
+    await h.start();
+    // The healthy server ran while the silent one was still inside its startup timeout.
+    expect(settled).toEqual(['healthy', 'silent']);
     const [silent, healthy] = h.servers();
     expect(silent.state).toBe('error');
     expect(silent.error).toMatch(/did not finish starting within 1\.5 s|no answer to initialize/);
     expect(healthy.state).toBe('running');
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('explains an HTTP server that wants credentials', async () => {
@@ -138,7 +145,7 @@ describe('servers that crash, hang or lie', () => {
     // 6 steps of 300 ms = 1.8 s in all, with a 1 s timeout: only progress keeps it alive.
     const result = await h.callTool('mcp__slow__slow', { steps: 6, stepMs: 300 }, { timeoutMs: 1000, onProgress: (p) => progress.push(p.progress) });
     expect(result).toMatchObject({ isError: false, text: 'done after 6 steps' });
-    expect(progress.length).toBeGreaterThanOrEqual(4);
+    expect(progress).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('times out a call without progress, and cancels through the signal', async () => {
@@ -155,7 +162,7 @@ describe('servers that crash, hang or lie', () => {
     expect(await pending).toMatchObject({ isError: true, errorKind: 'cancelled' });
     // The server heard notifications/cancelled (it logs the cancellation on stderr).
     for (let i = 0; i < 40 && !logs.some((l) => l.includes('was cancelled by the client')); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(logs.filter((l) => l.includes('was cancelled by the client')).length).toBeGreaterThanOrEqual(1);
+    expect(logs.filter((l) => l.includes('was cancelled by the client'))).toHaveLength(1);
     expect(h.servers()[0].state).toBe('running');
   });
 

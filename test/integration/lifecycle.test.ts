@@ -134,12 +134,12 @@ describe('configuration applied as a diff, and single-server control', () => {
     const ws = path.join(tmp.dir, 'concurrent');
     writeJson(ws, '.mcp.json', { mcpServers: { slow: entry(['--init-delay-ms=1500']), fast: entry() } });
     const h = harnessFor(ws);
-    const runningAt: Record<string, number> = {};
+    const running: string[] = [];
     h.onDidChange(() => {
-      for (const s of h.servers()) if (s.state === 'running' && !runningAt[s.name]) runningAt[s.name] = Date.now();
+      for (const s of h.servers()) if (s.state === 'running' && !running.includes(s.name)) running.push(s.name);
     });
     await h.start();
-    expect(runningAt.fast).toBeLessThan(runningAt.slow);
+    expect(running).toEqual(['fast', 'slow']);
   });
 
   it('waits for a server that is still starting instead of failing the call', async () => {

@@ -58,9 +58,14 @@ describe('reconnecting to remote servers that go away', () => {
     const states: string[] = [];
     h.onDidChange(() => h.servers().forEach((s) => states.push(s.state)));
 
+    const logs: string[] = [];
+    h.onDidLog((e) => e.source === 'harness' && logs.push(e.message));
     await first.stop();
-    // The drop is noticed without any call (the liveness ping after the stream broke), and
-    // attempts go on well past the three of the schedule.
+    // The drop is noticed without any call: the stream broke and the liveness ping went unanswered.
+    const firstDrop = await waitForHarness(h, () => reconnecting(h), 'reconnecting');
+    expect(firstDrop).toMatchObject({ attempt: 1, reason: expect.stringContaining('the server stopped answering') });
+    expect(logs.find((l) => l.startsWith('connection lost: '))).toContain('the server stopped answering');
+    // Attempts go on well past the three of the schedule.
     const sixth = await waitForHarness(h, () => { const s = reconnecting(h); return s && s.attempt >= 6 && s.nextAttemptAt !== undefined ? s : undefined; }, 'on attempt 6');
     expect(sixth.maxAttempts).toBeUndefined();
     expect(waits.slice(0, 6)).toEqual([50, 100, 200, 400, 400, 400]);
@@ -111,43 +116,55 @@ describe('reconnecting to remote servers that go away', () => {
     expect(h.servers()[0].state).toBe('running');
   });
 
-  /** A harness over one stdio fixture that exits 300 ms after each start. */
-  async function crashLoop(options: HarnessOptions) {
+  /** A harness over one stdio fixture, which the test crashes through its `crash` tool. */
+  async function crashable(options: HarnessOptions) {
     const file = writeJson(tmp.dir, `loop-${++configCount}.json`, {
-      mcpServers: { loop: { command: process.execPath, args: [fixtureServer, '--exit-after-ms=300'], env: tag.env } },
+      mcpServers: { loop: { command: process.execPath, args: [fixtureServer], env: tag.env } },
     });
     const h = new McpHarness({ configFiles: [file], shutdownGraceMs: 500, ...options });
     harnesses.push(h);
     const states: string[] = [];
     h.onDidChange(() => h.servers().forEach((s) => states.push(s.state)));
     await h.start();
-    return { h, states };
+    expect(h.servers()[0].state).toBe('running');
+    /** Crashes the server and resolves once it is running again or in error. */
+    const crash = async () => {
+      const restarts = h.servers()[0].restartCount;
+      expect((await h.callTool('mcp__loop__crash', {})).errorKind).toBe('connection_closed');
+      await waitForHarness(h, (s = h.servers()[0]) => s.state === 'error' || (s.state === 'running' && s.restartCount > restarts), 'back or in error');
+    };
+    return { h, states, crash };
   }
 
   it('gives a stdio server that stayed up long enough its reconnect attempts back', async () => {
     // Each reading of this clock is an hour after the last: every session looks long and stable.
     let t = 0;
     const clock: IMcpClock = { now: () => (t += 3_600_000), sleep: systemClock.sleep };
-    const { h, states } = await crashLoop({ reconnectDelaysMs: [20], reconnectStableAfterMs: 60_000, clock });
-    // With one attempt per drop, a third successful reconnect needs the attempt given back twice.
-    const done = (s = h.servers()[0]) => s.state === 'error' || (s.restartCount >= 3 && s.state === 'running');
-    await waitForHarness(h, () => done(), 'back for the third time, or in error');
+    const { h, states, crash } = await crashable({ reconnectDelaysMs: [20], reconnectStableAfterMs: 60_000, clock });
+    // One attempt per drop: coming back three times needs the attempt given back each time.
+    for (let i = 0; i < 3; i++) await crash();
     expect(states).not.toContain('error');
     expect(h.servers()[0]).toMatchObject({ state: 'running', restartCount: 3 });
   });
 
   it('stops reconnecting a stdio server that keeps dying before it counts as stable', async () => {
     const clock: IMcpClock = { now: () => 0, sleep: systemClock.sleep }; // no time ever passes: never stable
-    const { h } = await crashLoop({ reconnectDelaysMs: [20], reconnectStableAfterMs: 60_000, clock });
-    await waitForHarness(h, () => h.servers()[0].state === 'error', 'in error');
-    expect(h.servers()[0]).toMatchObject({ restartCount: 1 });
+    const { h, crash } = await crashable({ reconnectDelaysMs: [20], reconnectStableAfterMs: 60_000, clock });
+    await crash();
+    expect(h.servers()[0]).toMatchObject({ state: 'running', restartCount: 1 });
+    await crash();
+    expect(h.servers()[0]).toMatchObject({ state: 'error', restartCount: 1 });
     expect(h.servers()[0].error).toContain('gave up after 1 reconnect attempt');
   });
 
   it('waits the scheduled time before each stdio reconnect attempt', async () => {
     const { clock, waits } = recordingClock();
-    const { h } = await crashLoop({ reconnectDelaysMs: [30, 60, 90], clock });
-    await waitForHarness(h, () => h.servers()[0].state === 'error', 'in error');
+    const { h, crash } = await crashable({ reconnectDelaysMs: [30, 60, 90], clock });
+    // Every attempt fails at once: the command is gone by the time it is tried again.
+    const connection = h.manager.get('loop')!;
+    connection.setDefinition({ ...connection.definition, command: 'no-such-command-for-reconnect-test' });
+    await crash();
+    expect(h.servers()[0].state).toBe('error');
     expect(waits).toEqual([30, 60, 90]);
     expect(h.servers()[0].error).toContain('gave up after 3 reconnect attempts');
   });

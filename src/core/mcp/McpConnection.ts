@@ -86,6 +86,8 @@ export class McpConnection extends Disposable {
   private _reconnectsUsed = 0;
   /** While a reconnect waits: cuts the wait short, and the outcome of the attempt that follows. */
   private _nextAttempt: { wake: () => void; done: Promise<void> } | undefined;
+  /** Settles once the session being opened is installed, or closed again with its process gone. */
+  private _opening: Promise<void> | undefined;
   private readonly _clock: IMcpClock;
 
   constructor(private readonly _o: McpConnectionOptions) {
@@ -129,9 +131,11 @@ export class McpConnection extends Disposable {
   /** Stops the server and waits until its process is gone. */
   async stop(): Promise<void> {
     this._generation++;
+    const opening = this._opening;
     this._pending?.controller.abort(new Error('stopped'));
     this._pending = undefined;
-    await this._closeSession();
+    // A session being opened ends itself once aborted; wait for its process to be gone too.
+    await Promise.all([this._closeSession(), opening]);
     this._update({ state: this._restingState(), tools: [], resources: [], resourceTemplates: [], prompts: [] });
   }
 
@@ -174,7 +178,10 @@ export class McpConnection extends Disposable {
     return (this._snapshot.transport ?? this._definition.type) !== 'stdio';
   }
 
-  /** Resolves once the connection is not starting or reconnecting. */
+  /**
+   * Resolves once the connection is not starting or reconnecting. An HTTP or SSE server that stays
+   * down keeps reconnecting, so for one this waits until it is back or stopped.
+   */
   async whenSettled(): Promise<void> {
     while (this._pending) await this._pending.done;
   }
@@ -231,6 +238,25 @@ export class McpConnection extends Disposable {
     if (generation !== this._generation) return undefined;
     if (!resolved.ok) return resolved.error;
     const timeoutMs = def.startupTimeoutMs ?? this._o.defaultStartupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    const opening = this._connect(generation, controller, def, resolved.launch, timeoutMs, signIn);
+    // stop() waits for this part only: it owns a process. Waiting for a prompt (approval, an input) would hang it.
+    const tracked = opening.then(() => undefined);
+    this._opening = tracked;
+    try {
+      return await opening;
+    } finally {
+      if (this._opening === tracked) this._opening = undefined;
+    }
+  }
+
+  private async _connect(
+    generation: number,
+    controller: AbortController,
+    def: McpServerDefinition,
+    launch: Extract<McpLaunchResolution, { ok: true }>['launch'],
+    timeoutMs: number,
+    signIn: boolean,
+  ): Promise<string | undefined> {
     // Signing in waits for the user in the browser, which takes longer than a server's start.
     const budgetMs = signIn ? Math.max(SIGN_IN_TIMEOUT_MS, timeoutMs) : timeoutMs;
     const timer = setTimeout(() => controller.abort(new Error(`did not finish starting within ${formatSeconds(budgetMs)}`)), budgetMs);
@@ -238,7 +264,7 @@ export class McpConnection extends Disposable {
       const session = await McpSession.open(
         {
           name: def.name,
-          launch: resolved.launch,
+          launch,
           clientInfo: this._o.clientInfo,
           handlers: this._o.handlers,
           startupTimeoutMs: timeoutMs,
@@ -377,7 +403,16 @@ export class McpConnection extends Disposable {
       }
       if (this.state.kind === 'reconnecting' && this.retriesWithoutLimit && this._nextAttempt) {
         // A remote server that may be back gets an attempt now, not at its next scheduled try.
-        await Promise.race([this.retryNow(), sleep(left, options.signal)]);
+        // The timer must not outlive the race: a CLI would wait for it before exiting.
+        const bound = new AbortController();
+        const stopBound = () => bound.abort();
+        options.signal?.addEventListener('abort', stopBound, { once: true });
+        try {
+          await Promise.race([this.retryNow(), sleep(left, bound.signal)]);
+        } finally {
+          bound.abort();
+          options.signal?.removeEventListener('abort', stopBound);
+        }
         const state = this.state;
         if (!this._session && state.kind === 'reconnecting' && state.nextAttemptAt !== undefined) {
           throw new McpCallError('unavailable', this.describeUnavailable());

@@ -127,7 +127,7 @@ export class McpServerManager extends Disposable {
     return this._require(name).signOut();
   }
 
-  /** Resolves when no server is starting or reconnecting. */
+  /** Resolves when no server is starting or reconnecting (a remote server that stays down keeps reconnecting). */
   async whenSettled(): Promise<void> {
     await Promise.all([...this._connections.values()].map((e) => e.connection.whenSettled()));
   }

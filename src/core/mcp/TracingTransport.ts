@@ -11,18 +11,40 @@ export class TracingTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   /** The protocol version the client negotiated (the SDK reports it to the transport). */
   protocolVersion: string | undefined;
+  private _held: Array<[JSONRPCMessage, MessageExtraInfo | undefined]> = [];
 
   constructor(
     readonly inner: Transport,
     private readonly _enabled: () => boolean,
     private readonly _trace: (direction: 'send' | 'receive', message: JSONRPCMessage) => void,
   ) {
-    inner.onclose = () => this.onclose?.();
+    // After any response still held back (see _receive), so it is not lost to the close.
+    inner.onclose = () => (this._held.length > 0 ? queueMicrotask(() => this.onclose?.()) : this.onclose?.());
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
       if (this._enabled()) this._trace('receive', message);
-      this.onmessage?.(message, extra);
+      this._receive(message, extra);
     };
+  }
+
+  /**
+   * The SDK handles notifications a microtask late but responses at once, so a final progress
+   * notification read together with its response found its request gone and was dropped. A
+   * response (and whatever follows it) is delivered one microtask later, in arrival order.
+   */
+  private _receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    const isResponse = 'id' in message && !('method' in message);
+    if (!isResponse && this._held.length === 0) {
+      this.onmessage?.(message, extra);
+      return;
+    }
+    this._held.push([message, extra]);
+    if (this._held.length > 1) return;
+    queueMicrotask(() => {
+      const held = this._held;
+      this._held = [];
+      for (const [m, e] of held) this.onmessage?.(m, e);
+    });
   }
 
   get sessionId(): string | undefined {
