@@ -134,6 +134,8 @@ export interface CliAuthHostOptions {
   readonly secrets: IMcpSecretStore;
   /** Whether signing in is allowed now (the `login` command); otherwise only saved sign-ins are used. */
   readonly allowSignIn: boolean;
+  /** An HTTPS URL of this client's metadata document, offered as its client ID where supported. */
+  readonly clientMetadataUrl?: string;
   open(url: URL): Promise<void>;
   say(line: string): void;
 }
@@ -144,6 +146,10 @@ export class CliAuthHost implements IMcpAuthHost {
 
   get secrets(): IMcpSecretStore {
     return this._o.secrets;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this._o.clientMetadataUrl;
   }
 
   async confirmSignIn(server: string, authorizationHost: string): Promise<boolean> {

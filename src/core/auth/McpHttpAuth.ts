@@ -74,6 +74,19 @@ export class McpHttpAuth {
     }
   }
 
+  /** Whether a mid-session request for more access can be answered by asking the user again. */
+  get canStepUp(): boolean {
+    return this._receiver !== undefined && this.provider?.pendingAuthorization !== undefined;
+  }
+
+  /** Answers a mid-session step-up: asks, opens the browser, redeems the code through `finish`. */
+  async stepUp(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
+    const pending = this.provider?.pendingAuthorization;
+    if (!pending) throw new McpAuthRequiredError('sign-in required');
+    this.provider!.pendingAuthorization = undefined;
+    await finish(await this._browserStep(pending, signal));
+  }
+
   dispose(): void {
     this._receiver?.dispose();
     this._receiver = undefined;

@@ -91,6 +91,8 @@ export class McpSession {
   private _handshaking = false;
   /** Why the transport closed during a handshake that failed. */
   private _startFailure: string | undefined;
+  /** The sign-in this session was opened with, while it can still reach the user. */
+  private _auth: McpHttpAuth | undefined;
   private readonly _lists: McpLists;
   private readonly _relistTimers = new Map<McpListKind, NodeJS.Timeout>();
 
@@ -143,18 +145,31 @@ export class McpSession {
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
     try {
-      const result = await this._client.request({ method: 'tools/call', params: { name, arguments: args } }, {
-        signal: options.signal,
-        timeout: options.timeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: options.maxTotalTimeoutMs,
-        onprogress: (p) => options.onProgress?.(p),
-      });
-      this._checkOutput(name, result as CallToolResult);
-      return result as CallToolResult;
+      return await this._callOnce(name, args, options);
     } catch (err) {
-      throw this._classifyCallError(err, options);
+      // A server asking for more scopes mid-session (step-up) after an interactive sign-in: the user
+      // is asked again, the browser opens once more, and the call is made again with the new token.
+      const auth = this._auth;
+      if (!auth?.canStepUp || options.signal?.aborted || !isAuthFailure(err)) throw this._classifyCallError(err, options);
+      try {
+        await auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), options.signal ?? new AbortController().signal);
+        return await this._callOnce(name, args, options);
+      } catch (again) {
+        throw this._classifyCallError(again, options);
+      }
     }
+  }
+
+  private async _callOnce(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
+    const result = await this._client.request({ method: 'tools/call', params: { name, arguments: args } }, {
+      signal: options.signal,
+      timeout: options.timeoutMs,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: options.maxTotalTimeoutMs,
+      onprogress: (p) => options.onProgress?.(p),
+    });
+    this._checkOutput(name, result as CallToolResult);
+    return result as CallToolResult;
   }
 
   /** Checks structured output against the tool's output schema, as the SDK's own client would. */
@@ -233,9 +248,13 @@ export class McpSession {
         (callback) => (this._transport.inner as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(callback),
         signal,
       );
-    } finally {
+    } catch (err) {
       auth.dispose();
+      throw err;
     }
+    // Kept while the session lives when the user signed in now: a step-up can ask again.
+    if (auth.provider?.interactive) this._auth = auth;
+    else auth.dispose();
   }
 
   private async _connectHttp(url: URL, requestInit: RequestInit, authProvider: McpOAuthProvider | undefined, signal: AbortSignal): Promise<void> {
@@ -389,6 +408,8 @@ export class McpSession {
   private _markClosed(reason: string | undefined): void {
     if (this._closed) return;
     this._closed = true;
+    this._auth?.dispose();
+    this._auth = undefined;
     this._closeReason = reason ?? 'connection closed';
     for (const timer of this._relistTimers.values()) clearTimeout(timer);
     this._relistTimers.clear();
