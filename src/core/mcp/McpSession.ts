@@ -384,6 +384,8 @@ export class McpSession {
   private _onProtocolError(err: Error): void {
     if (this._closed) return;
     this._o.log('warn', 'harness', `transport: ${describeError(err)}`);
+    // A refused token is the call's to handle (step-up, "sign-in required"), not a dead server.
+    if (isAuthFailure(err)) return;
     this._checkLiveness();
   }
 
@@ -391,8 +393,9 @@ export class McpSession {
   private _checkLiveness(): void {
     if (this._kind === 'stdio' || this._probing || this._closed || this._handshaking) return;
     this._probing = true;
-    this._client
-      .ping({ timeout: LIVENESS_TIMEOUT_MS })
+    // 2026-07-28 has no ping; server/discover is the cheap request there.
+    const probe = this._client.getProtocolEra() === 'modern' ? this._client.discover({ timeout: LIVENESS_TIMEOUT_MS }) : this._client.ping({ timeout: LIVENESS_TIMEOUT_MS });
+    probe
       .catch((err) => {
         if (this._closed) return;
         this._markClosed(`the server stopped answering: ${describeError(err)}`);
