@@ -3,7 +3,7 @@ import { describeState, McpHarness, type HarnessOptions, type IMcpClock, type Mc
 import { systemClock } from '../../src/core/mcp/McpConnection';
 import { waitForHarness } from '../support/events';
 import { processTag, waitForNoProcesses } from '../support/leaks';
-import { fixtureServer, freePort, startProcess, tempDir, writeJson } from '../support/servers';
+import { fixtureServer, freeFixedPort, startProcess, tempDir, writeJson } from '../support/servers';
 
 type Reconnecting = Extract<McpConnectionState, { kind: 'reconnecting' }>;
 
@@ -50,7 +50,7 @@ describe('reconnecting to remote servers that go away', () => {
   };
 
   it.each(['http', 'sse'] as const)('keeps retrying a %s server with capped backoff, then reconnects when it is back', async (kind) => {
-    const port = await freePort();
+    const port = await freeFixedPort();
     const first = await serve(kind, port);
     const { clock, waits } = recordingClock();
     const url = kind === 'http' ? `http://127.0.0.1:${port}/mcp` : `http://127.0.0.1:${port}/sse`;
@@ -79,7 +79,7 @@ describe('reconnecting to remote servers that go away', () => {
   });
 
   it('answers calls while the server is down with errorKind unavailable every time, and a call tries again at once', async () => {
-    const port = await freePort();
+    const port = await freeFixedPort();
     const first = await serve('http', port);
     // The next scheduled attempt is an hour away: only the calls and the reload below can bring it back.
     const h = await harnessFor({ type: 'http', url: `http://127.0.0.1:${port}/mcp` }, { reconnectDelaysMs: [50, 3_600_000] });
@@ -104,7 +104,7 @@ describe('reconnecting to remote servers that go away', () => {
   });
 
   it.each(['startServer', 'applyConfig'] as const)('%s makes an attempt at once', async (how) => {
-    const port = await freePort();
+    const port = await freeFixedPort();
     const first = await serve('http', port);
     const h = await harnessFor({ type: 'http', url: `http://127.0.0.1:${port}/mcp` }, { reconnectDelaysMs: [3_600_000] });
     await first.stop();
@@ -113,7 +113,8 @@ describe('reconnecting to remote servers that go away', () => {
     await serve('http', port);
     if (how === 'startServer') await h.startServer('remote');
     else await h.applyConfig();
-    expect(h.servers()[0].state).toBe('running');
+    const [server] = h.servers();
+    expect({ state: server.state, error: server.error }).toEqual({ state: 'running', error: undefined });
   });
 
   /** A harness over one stdio fixture, which the test crashes through its `crash` tool. */

@@ -54,6 +54,24 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * A free TCP port on 127.0.0.1 below the kernel's ephemeral range (32768 and up on Linux), for a
+ * server that must come back on the same port: while it is down, no `listen(0)` or outgoing
+ * connection elsewhere on the machine can take the port meanwhile.
+ */
+export async function freeFixedPort(): Promise<number> {
+  const net = await import('node:net');
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
+/**
  * Starts a long-running process and waits until its output matches `ready`.
  * The process runs in its own group so `stop()` ends everything it started.
  */
