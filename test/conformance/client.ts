@@ -9,6 +9,8 @@ const CALL_TIMEOUT_MS = 15_000;
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 /** The scenario whose echo tool wants another tool's input schema back, verbatim. */
 const SCHEMA_ECHO_SCENARIO = 'json-schema-2020-12-preservation';
+/** The scenario that checks Mcp-Param-* headers, including Base64 for values unsafe in a header. */
+const HEADER_SCENARIO = 'http-custom-headers';
 
 /** The scenario's context: pre-registered client credentials for auth/pre-registration. */
 function scenarioContext(): Record<string, unknown> {
@@ -108,7 +110,8 @@ function sampleValue(schema: unknown): unknown {
     case 'number':
       return 1;
     case 'string':
-      return 'test';
+      // A header-mirrored value outside plain ASCII, so the client's Base64 encoding is exercised.
+      return s['x-mcp-header'] !== undefined && process.env.MCP_CONFORMANCE_SCENARIO === HEADER_SCENARIO ? 'Zürich' : 'test';
     case 'boolean':
       return true;
     case 'array':

@@ -81,10 +81,27 @@ export class McpLists {
   }
 
   private async _refreshTools(signal?: AbortSignal): Promise<void> {
-    const tools = await this._listAll('tools/list', 'tools', specTypeSchemas.Tool, signal);
+    const tools = (await this._listToolsThroughSdk(signal)) ?? (await this._listAll('tools/list', 'tools', specTypeSchemas.Tool, signal));
     if (tools !== undefined && changed(this.tools, tools)) {
       this.tools = tools;
       this._outputValidators.clear();
+    }
+  }
+
+  /**
+   * On 2026-07-28 the SDK's own listing is used: it drops tools whose `x-mcp-header` annotations
+   * are invalid and remembers the rest, so calls carry their `Mcp-Param-*` headers. Undefined
+   * (use the tolerant page-by-page listing) on older revisions or when it refuses the answer.
+   */
+  private async _listToolsThroughSdk(signal?: AbortSignal): Promise<Tool[] | undefined> {
+    const client = this._client();
+    if (client.getProtocolEra() !== 'modern') return undefined;
+    try {
+      return (await client.listTools(undefined, { signal, timeout: LIST_TIMEOUT_MS, cacheMode: 'refresh' })).tools;
+    } catch (err) {
+      if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) return [];
+      this._warn(`tools/list: the SDK refused the answer, listing page by page instead: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
     }
   }
 

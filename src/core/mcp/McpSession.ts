@@ -161,13 +161,19 @@ export class McpSession {
   }
 
   private async _callOnce(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
-    const result = await this._client.request({ method: 'tools/call', params: { name, arguments: args } }, {
+    const requestOptions = {
       signal: options.signal,
       timeout: options.timeoutMs,
       resetTimeoutOnProgress: true,
       maxTotalTimeout: options.maxTotalTimeoutMs,
-      onprogress: (p) => options.onProgress?.(p),
-    });
+      onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress?.(p),
+    };
+    const params = { name, arguments: args };
+    // On 2026-07-28 the SDK's callTool adds the tool's Mcp-Param-* headers (from its listing).
+    const result =
+      this._client.getProtocolEra() === 'modern'
+        ? await this._client.callTool(params, requestOptions)
+        : await this._client.request({ method: 'tools/call', params }, requestOptions);
     this._checkOutput(name, result as CallToolResult);
     return result as CallToolResult;
   }
