@@ -124,6 +124,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
+    // Discovery is kept only for the flow that just ended: a later refusal discovers again, so a
+    // server that moved to another authorization server is followed there (and registered with).
+    this._discovery = undefined;
     return this._change((s) => {
       const issuer = issuerOf(ctx, tokens);
       s.tokens[issuer] = tokens;

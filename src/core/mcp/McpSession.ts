@@ -106,12 +106,23 @@ export class McpSession {
     const session = new McpSession(options);
     try {
       await session._connect(signal);
-      await session._lists.refreshAll(session.capabilities, signal);
+      await session._listAll(signal);
       if (signal.aborted) throw signal.reason;
       return session;
     } catch (err) {
       await session.close();
       throw signal.aborted ? signal.reason : session._explainStartFailure(err);
+    }
+  }
+
+  /** The first listings; a server that now wants another sign-in (e.g. it moved) gets it here. */
+  private async _listAll(signal: AbortSignal): Promise<void> {
+    try {
+      await this._lists.refreshAll(this.capabilities, signal);
+    } catch (err) {
+      if (!this._auth?.canStepUp || !isAuthFailure(err)) throw err;
+      await this._auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), signal);
+      await this._lists.refreshAll(this.capabilities, signal);
     }
   }
 
