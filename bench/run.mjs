@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Measures the built library (dist/core.js, what users get) in one run, so ratios are comparable on
-// a noisy machine: echo calls through the harness against a bare SDK client (stdio and Streamable
-// HTTP, sequential and 16 in flight, rounds interleaved, medians reported), parallel startup, memory
-// per connection, and the tool registry at 10,000 tools.
+// a noisy machine: echo calls through the harness (SDK 2.x client) against a bare 1.x SDK client
+// and a bare 2.x SDK client (stdio and Streamable HTTP, sequential and 16 in flight, rounds
+// interleaved, medians reported), parallel startup, memory per connection, and the tool registry
+// at 10,000 tools.
 //
 //   node bench/run.mjs [--json] [--rounds=N] [--quick]
 //
@@ -17,6 +18,8 @@ import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as Client2, StreamableHTTPClientTransport as StreamableHTTPClientTransport2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransport2 } from '@modelcontextprotocol/client/stdio';
 
 const require = createRequire(import.meta.url);
 const { createHarness, ToolRegistry } = require('../dist/core.js');
@@ -107,6 +110,26 @@ async function bareEchoClient(transport, withProgress = false) {
   return { name: withProgress ? 'bareProgress' : 'bare', call, close };
 }
 
+/** A bare 2.x SDK client with the same version negotiation as the harness (probe, then fall back). */
+async function bare2EchoClient(transport) {
+  const client = new Client2({ name: 'bench-bare-sdk-2', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  const close = own(() => client.close());
+  await client.connect(transport);
+  await client.listTools();
+  const call = async (text) => {
+    const result = await client.callTool({ name: 'echo', arguments: { text } });
+    if (result.isError) throw new Error(`bare 2.x SDK call failed: ${JSON.stringify(result.content)}`);
+    return result.content[0].text;
+  };
+  return { name: 'bare2', call, close };
+}
+
+function bare2StdioTransport() {
+  const transport = new StdioClientTransport2({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' });
+  transport.stderr.on('data', () => undefined);
+  return transport;
+}
+
 function bareStdioTransport(flags = []) {
   return stdioTransportFor([FIXTURE, ...flags]);
 }
@@ -136,8 +159,8 @@ async function measure(client, count, inFlight) {
  * per-round ratio. Client CPU per call is this process's CPU time, a steadier signal than wall
  * time on a busy machine.
  */
-async function compareEcho(transport, harness, bare, bareProgress) {
-  const clients = [harness, bare, bareProgress];
+async function compareEcho(transport, harness, bare, bareProgress, bare2) {
+  const clients = [harness, bare, bareProgress, bare2];
   for (const client of clients) {
     if ((await client.call('check')) !== 'check') throw new Error(`${client.name} did not echo`);
     await measure(client, CALLS[transport], 1);
@@ -145,9 +168,11 @@ async function compareEcho(transport, harness, bare, bareProgress) {
   }
   const result = {};
   for (const [mode, inFlight] of [['sequential', 1], [`inFlight${IN_FLIGHT}`, IN_FLIGHT]]) {
-    const runs = { harness: [], bare: [], bareProgress: [] };
+    const runs = { harness: [], bare: [], bareProgress: [], bare2: [] };
     const ratios = [];
     const sameWorkRatios = [];
+    const bare2Ratios = [];
+    const bare2VsBare1 = [];
     for (let r = 0; r < ROUNDS; r++) {
       // Rotate who goes first, so no client always runs on a warmer or quieter machine.
       for (let i = 0; i < clients.length; i++) {
@@ -156,6 +181,8 @@ async function compareEcho(transport, harness, bare, bareProgress) {
       }
       ratios.push(runs.harness[r].rate / runs.bare[r].rate);
       sameWorkRatios.push(runs.harness[r].rate / runs.bareProgress[r].rate);
+      bare2Ratios.push(runs.harness[r].rate / runs.bare2[r].rate);
+      bare2VsBare1.push(runs.bare2[r].rate / runs.bare[r].rate);
     }
     const rates = (name) => runs[name].map((x) => x.rate);
     const cpu = (name) => round1(median(runs[name].map((x) => x.cpuUs)));
@@ -169,11 +196,15 @@ async function compareEcho(transport, harness, bare, bareProgress) {
       harnessCpuUsPerCall: cpu('harness'),
       bareCpuUsPerCall: cpu('bare'),
       bareProgressCpuUsPerCall: cpu('bareProgress'),
+      bare2CallsPerSec: Math.round(median(rates('bare2'))),
+      bare2CpuUsPerCall: cpu('bare2'),
+      ratioVsBare2: round3(median(bare2Ratios)),
+      bare2VsBare1: round3(median(bare2VsBare1)),
       harnessRounds: rates('harness').map(Math.round),
       bareRounds: rates('bare').map(Math.round),
     };
     result[mode] = m;
-    progress(`${transport} ${mode}: harness ${m.harnessCallsPerSec}/s (${m.harnessCpuUsPerCall} us CPU), bare ${m.bareCallsPerSec}/s (${m.bareCpuUsPerCall} us CPU), ratio ${m.ratio}; bare with progress token ${m.bareProgressCallsPerSec}/s, ratio ${m.sameWorkRatio}`);
+    progress(`${transport} ${mode}: harness ${m.harnessCallsPerSec}/s (${m.harnessCpuUsPerCall} us CPU), bare ${m.bareCallsPerSec}/s (${m.bareCpuUsPerCall} us CPU), ratio ${m.ratio}; bare with progress token ${m.bareProgressCallsPerSec}/s, ratio ${m.sameWorkRatio}; bare 2.x ${m.bare2CallsPerSec}/s, ratio ${m.ratioVsBare2}`);
   }
   return { calls: CALLS[transport], rounds: ROUNDS, ...result };
 }
@@ -182,10 +213,11 @@ async function echoStdio() {
   const harness = await harnessEchoClient(fixtureEntry());
   const bare = await bareEchoClient(bareStdioTransport());
   const bareProgress = await bareEchoClient(bareStdioTransport(), true);
+  const bare2 = await bare2EchoClient(bare2StdioTransport());
   try {
-    return await compareEcho('stdio', harness, bare, bareProgress);
+    return await compareEcho('stdio', harness, bare, bareProgress, bare2);
   } finally {
-    await Promise.all([harness.close(), bare.close(), bareProgress.close()]);
+    await Promise.all([harness.close(), bare.close(), bareProgress.close(), bare2.close()]);
   }
 }
 
@@ -222,10 +254,11 @@ async function echoHttp() {
     const harness = await harnessEchoClient({ type: 'http', url: server.url });
     const bare = await bareEchoClient(new StreamableHTTPClientTransport(new URL(server.url)));
     const bareProgress = await bareEchoClient(new StreamableHTTPClientTransport(new URL(server.url)), true);
+    const bare2 = await bare2EchoClient(new StreamableHTTPClientTransport2(new URL(server.url)));
     try {
-      return await compareEcho('http', harness, bare, bareProgress);
+      return await compareEcho('http', harness, bare, bareProgress, bare2);
     } finally {
-      await Promise.all([harness.close(), bare.close(), bareProgress.close()]);
+      await Promise.all([harness.close(), bare.close(), bareProgress.close(), bare2.close()]);
     }
   } finally {
     await server.stop();
@@ -397,6 +430,20 @@ function printTable(r) {
         `${m.bareProgressCallsPerSec} (${m.bareProgressCpuUsPerCall})`,
         m.sameWorkRatio.toFixed(3),
         verdict(m.ratio >= TARGETS.echoRatio),
+      );
+    }
+  }
+  lines.push('');
+  row('echo calls/s, SDK generations', 'harness (2.x)', 'bare 2.x SDK', 'harness / 2.x', 'bare 1.x SDK', '2.x / 1.x');
+  for (const transport of ['stdio', 'http']) {
+    for (const [mode, m] of Object.entries(r.echo[transport]).filter(([, v]) => typeof v === 'object' && v.ratio !== undefined)) {
+      row(
+        `  ${transport} ${mode} x${r.echo[transport].calls}`,
+        `${m.harnessCallsPerSec} (${m.harnessCpuUsPerCall})`,
+        `${m.bare2CallsPerSec} (${m.bare2CpuUsPerCall})`,
+        m.ratioVsBare2.toFixed(3),
+        `${m.bareCallsPerSec} (${m.bareCpuUsPerCall})`,
+        m.bare2VsBare1.toFixed(3),
       );
     }
   }

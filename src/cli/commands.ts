@@ -96,3 +96,31 @@ function printConfigErrors(lines: string[]): void {
   if (lines.length === 0) return;
   process.stderr.write(`\nConfig errors:\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
 }
+
+/** `login`: signs in to one HTTP server (the browser opens), then reports its state. 0 when it runs. */
+export async function runLogin(harness: McpHarness, name: string): Promise<number> {
+  const server = requireServer(harness, name);
+  if (server === undefined) return CALL_EXIT.usage;
+  await harness.signIn(name);
+  const after = requireServer(harness, name)!;
+  if (after.state !== 'running') {
+    process.stderr.write(`${name}: ${after.state}${after.error ? `: ${oneLine(after.error, 300)}` : ''}\n`);
+    return CALL_EXIT.failed;
+  }
+  process.stdout.write(`Signed in to ${name}: ${after.tools.length} tools.\n`);
+  return CALL_EXIT.ok;
+}
+
+/** `logout`: forgets one server's tokens and client registration. */
+export async function runLogout(harness: McpHarness, name: string): Promise<number> {
+  if (requireServer(harness, name) === undefined) return CALL_EXIT.usage;
+  await harness.signOut(name);
+  process.stdout.write(`Signed out of ${name}.\n`);
+  return CALL_EXIT.ok;
+}
+
+function requireServer(harness: McpHarness, name: string): ReturnType<McpHarness['servers']>[number] | undefined {
+  const server = harness.servers().find((s) => s.name === name);
+  if (!server) process.stderr.write(`no server named "${name}" (configured: ${harness.servers().map((s) => s.name).join(', ') || 'none'})\n`);
+  return server;
+}

@@ -8,7 +8,9 @@ export async function runDoctor(harness: McpHarness, config: McpConfigLoadResult
   for (const def of config.servers) findings.push(...(await diagnoseServer(def, { env })));
   for (const s of harness.servers()) {
     if (s.state === 'running') findings.push({ server: s.name, level: 'ok', message: `connected over ${s.transport}: ${s.tools.length} tools` });
-    else if (s.state === 'error' && !findings.some((f) => f.server === s.name && f.level === 'error')) {
+    else if (s.state === 'auth_required') {
+      findings.push({ server: s.name, level: 'error', message: `not signed in: ${s.error}`, fix: `run "mcp-harness login ${s.name}" to sign in with OAuth` });
+    } else if (s.state === 'error' && !findings.some((f) => f.server === s.name && f.level === 'error')) {
       const stderr = s.stderrTail.slice(-3).join('\n    ');
       findings.push({ server: s.name, level: 'error', message: `failed to start: ${s.error}${stderr ? `\n    ${stderr}` : ''}`, fix: 'run the command by hand to see its output, or check the server log' });
     }

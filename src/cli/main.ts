@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { HARNESS_VERSION, loadMcpConfig, McpHarness } from '../core';
 import { UsageError, type CliOptions } from './CliOptions';
 import { CliInputResolver } from './CliInputResolver';
-import { runCall, runList, runTools } from './commands';
+import { CliAuthHost, defaultTokenFile, FileSecretStore, MemorySecretStore, openInBrowser, TOKEN_STORE_ENV } from './CliAuthHost';
+import { runCall, runList, runLogin, runLogout, runTools } from './commands';
 import { runDoctor } from './doctor';
 import { runServe } from './serve';
 
@@ -15,6 +16,8 @@ Usage:
   mcp-harness call   TOOL ['{"json":"args"}'] [--timeout MS] [options]
   mcp-harness doctor [options]             find what keeps servers from starting, and the fix
   mcp-harness serve  [--http [HOST:]PORT] [--gateway] ...   be an MCP server (see serve --help)
+  mcp-harness login  SERVER [options]      sign in to an HTTP server with OAuth (opens the browser)
+  mcp-harness logout SERVER [options]      forget a server's OAuth tokens and registration
 
 Options:
   --workspace DIR    folder with .vscode/mcp.json, .mcp.json or .harness/mcp.json (default: current folder)
@@ -27,7 +30,8 @@ Options:
   -v, --version      the version
 
 Exit codes: 0 success; 1 the tool returned an error or the call failed (call), or problems found
-(doctor); 2 bad usage, an unknown tool or invalid arguments; 3 the tool's server is not running (call). \${input:id} values come from MCP_HARNESS_INPUT_<ID> or a prompt.`;
+(doctor); 2 bad usage, an unknown tool or invalid arguments; 3 the tool's server is not running (call). \${input:id} values come from MCP_HARNESS_INPUT_<ID> or a prompt.
+OAuth tokens are kept in ${defaultTokenFile() ?? '(memory only)'} (mode 0600); ${TOKEN_STORE_ENV}=off keeps them in memory, any other value names the file.`;
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'serve') return runServe(argv.slice(1));
@@ -65,18 +69,39 @@ async function main(argv: string[]): Promise<number> {
     case 'call':
       if (rest.length < 1 || rest.length > 2) throw new UsageError('call needs TOOL and optionally one JSON argument object');
       return withHarness(options, (h) => runCall(h, options, rest[0], parseToolArgs(rest[1])), []);
+    case 'login':
+    case 'logout': {
+      if (rest.length !== 1) throw new UsageError(`${command} needs the SERVER name`);
+      const name = rest[0];
+      const run = command === 'login' ? runLogin : runLogout;
+      return withHarness(options, (h) => run(h, name), [], { autoStart: false, allowSignIn: command === 'login' });
+    }
     case 'doctor': {
       const config = await loadMcpConfig({ workspaceFolders: [options.workspace], configFiles: options.configFiles });
       return withHarness(options, (h) => runDoctor(h, config, options), rest);
     }
     default:
-      throw new UsageError(`unknown command "${command}" (expected list, tools, call, doctor or serve)`);
+      throw new UsageError(`unknown command "${command}" (expected list, tools, call, doctor, login, logout or serve)`);
   }
 }
 
-async function withHarness(options: CliOptions, run: (h: McpHarness) => Promise<number>, extra: string[]): Promise<number> {
+async function withHarness(
+  options: CliOptions,
+  run: (h: McpHarness) => Promise<number>,
+  extra: string[],
+  auth: { autoStart: boolean; allowSignIn: boolean } = { autoStart: true, allowSignIn: false },
+): Promise<number> {
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const tokenFile = defaultTokenFile();
+  const authHost = new CliAuthHost({
+    secrets: tokenFile ? new FileSecretStore(tokenFile) : new MemorySecretStore(),
+    allowSignIn: auth.allowSignIn,
+    open: (url) => openInBrowser(url),
+    say: (line) => process.stderr.write(`${line}\n`),
+  });
   const harness = new McpHarness({
+    authHost,
+    autoStart: auth.autoStart,
     workspaceFolder: options.workspace,
     configFiles: options.configFiles,
     inheritEnv: options.inheritEnv,

@@ -1,4 +1,5 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
+import type { IMcpAuthHost } from './auth/types';
 import type { IMcpInputResolver, McpConfigError, McpServerDefinition, McpUserServers } from './config';
 import type { McpCallFailureKind } from './mcp/McpCallError';
 import type { IMcpClock } from './mcp/McpConnection';
@@ -46,6 +47,11 @@ export interface HarnessOptions {
   readonly shutdownGraceMs?: number;
   /** Whether to log a server's JSON-RPC traffic (checked per message). */
   traceEnabled?(server: string): boolean;
+  /**
+   * OAuth sign-in for HTTP servers: confirmation, the redirect, and where tokens live. Without it
+   * a server that asks for a sign-in is in error, with advice about an Authorization header.
+   */
+  readonly authHost?: IMcpAuthHost;
   /** Start servers when the configuration is applied (default true). */
   readonly autoStart?: boolean;
 }

@@ -68,6 +68,7 @@ export class McpHarness {
       defaultStartupTimeoutMs: options.startupTimeoutMs,
       shutdownGraceMs: options.shutdownGraceMs,
       traceEnabled: options.traceEnabled ?? (() => false),
+      authHost: options.authHost,
     });
     this._store.add(this.manager.onDidChangeServer((s) => this._syncServer(s.name)));
     this._store.add(this.manager.onDidChangeServers(() => this._syncAll()));
@@ -162,6 +163,14 @@ export class McpHarness {
   }
   restartServer(name: string): Promise<void> {
     return this.manager.restart(name);
+  }
+  /** Signs in to an HTTP server that asks for it (needs `authHost`); resolves when it runs or has failed. */
+  signIn(name: string): Promise<void> {
+    return this.manager.signIn(name);
+  }
+  /** Forgets a server's OAuth tokens and registrations; it then shows "sign-in required". */
+  signOut(name: string): Promise<void> {
+    return this.manager.signOut(name);
   }
 
   /** Calls a tool by exposed name. Never rejects for expected failures: they come back as `isError` results. */
@@ -299,7 +308,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<McpHa
 
 function toHarnessServer(s: McpServerSnapshot): HarnessServer {
   const state = s.state;
-  const error = state.kind === 'error' ? state.message : state.kind === 'blocked' || state.kind === 'reconnecting' ? state.reason : undefined;
+  const error =
+    state.kind === 'error' ? state.message : state.kind === 'blocked' || state.kind === 'reconnecting' || state.kind === 'auth_required' ? state.reason : undefined;
   return {
     name: s.name,
     state: state.kind,

@@ -32,6 +32,9 @@ export { Disposable, DisposableStore, MutableDisposable, toDisposable } from './
 export type { IDisposable } from './base/lifecycle';
 export { HARNESS_VERSION } from './version';
 export { diagnoseServer } from './diagnoseServer';
+export { McpAuthRequiredError } from './auth/types';
+export type { IMcpAuthHost, IMcpRedirectReceiver, IMcpSecretStore } from './auth/types';
+export { McpOAuthProvider, oauthSecretKey } from './auth/McpOAuthProvider';
 export type { McpDiagnostic, DiagnoseOptions } from './diagnoseServer';
 export * from './agent';
 export * from './permissions';

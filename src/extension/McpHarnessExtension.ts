@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { HARNESS_VERSION, McpHarness, type HarnessApplyResult, type HarnessTool } from '../core';
 import { ChatFeature } from './chat/ChatFeature';
 import { registerCommands } from './commands';
+import { VscodeAuthHost } from './VscodeAuthHost';
 import { readUserServers, SETTINGS_SECTION } from './ConfigFiles';
 import { ConfigWatcher } from './ConfigWatcher';
 import { ServerApprovals } from './ServerApprovals';
@@ -42,8 +43,10 @@ export class McpHarnessExtension implements vscode.Disposable {
     const inputs = new VscodeInputResolver(context.secrets, context.globalState);
     const approvals = this._add(new ServerApprovals(context.workspaceState, (names) => void this._startAll(names)));
     this._enablement = this._add(new ToolEnablement(context.workspaceState));
+    const authHost = this._add(new VscodeAuthHost(context));
     this.harness = new McpHarness({
       ...readHostConfig(),
+      authHost,
       inputResolver: inputs,
       checkStart: (def) => approvals.check(def),
       traceEnabled: (server) => logs.isTracing(server),

@@ -200,6 +200,8 @@ export function serverDescription(s: McpServerSnapshot, enablement: ToolEnableme
       return firstLine(s.state.message, 80);
     case 'blocked':
       return firstLine(s.state.reason, 80);
+    case 'auth_required':
+      return 'sign-in required';
     case 'disabled':
       return 'disabled';
     case 'stopped':

@@ -41,6 +41,8 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     reg('mcpHarness.startServer', (arg: ServerArg) => startServerCommand(ctx, arg)),
     reg('mcpHarness.stopServer', (arg: ServerArg) => withServer(ctx, arg, 'Stop which server?', (s) => ctx.harness.stopServer(s.name))),
     reg('mcpHarness.restartServer', (arg: ServerArg) => withServer(ctx, arg, 'Restart which server?', (s) => restartServer(ctx, s))),
+    reg('mcpHarness.signIn', (arg: ServerArg) => withServer(ctx, arg, 'Sign in to which server?', (s) => signInCommand(ctx, s))),
+    reg('mcpHarness.signOut', (arg: ServerArg) => withServer(ctx, arg, 'Sign out of which server?', (s) => signOutCommand(ctx, s))),
     reg('mcpHarness.showServerLog', (arg: ServerArg) => withServer(ctx, arg, 'Show the log of which server?', (s) => ctx.logs.show(s.name))),
     reg('mcpHarness.openServerConfig', (arg: ServerArg) => withServer(ctx, arg, 'Open the configuration of which server?', (s) => revealDefinition(s.definition))),
     reg('mcpHarness.openConfiguration', () => openConfigurationCommand()),
@@ -278,3 +280,19 @@ function folderOf(file: string): string | undefined {
   return vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath;
 }
 
+
+/** "Sign In": asks "Sign in to <server> at <host>?", opens the browser, starts the server when the redirect is back. */
+async function signInCommand(ctx: CommandContext, s: McpServerSnapshot): Promise<void> {
+  await ctx.harness.signIn(s.name);
+  const after = ctx.harness.snapshots().find((x) => x.name === s.name);
+  if (after && after.state.kind !== 'running') {
+    const why = after.state.kind === 'error' ? after.state.message : after.state.kind === 'auth_required' ? after.state.reason : after.state.kind;
+    void vscode.window.showWarningMessage(`MCP: ${s.name}: ${why}`);
+  }
+}
+
+/** "MCP: Sign Out of Server...": forgets the server's tokens and client registration. */
+async function signOutCommand(ctx: CommandContext, s: McpServerSnapshot): Promise<void> {
+  await ctx.harness.signOut(s.name);
+  void vscode.window.showInformationMessage(`MCP: signed out of ${s.name}.`);
+}

@@ -17,6 +17,8 @@ export function stateIcon(state: McpConnectionState): vscode.ThemeIcon {
       return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
     case 'blocked':
       return new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.warningForeground'));
+    case 'auth_required':
+      return new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground'));
     case 'disabled':
       return new vscode.ThemeIcon('circle-slash');
     case 'stopped':
@@ -41,7 +43,7 @@ export function serverTooltip(s: McpServerSnapshot, now = Date.now()): vscode.Ma
   if (Object.keys(headers).length) rows.push(['Headers', code(Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join(', '))]);
   rows.push(['Defined in', `${escapeMarkdown(originLabel(def.origin.file))} \`${def.origin.jsonPath}\`${def.origin.line ? ` (line ${def.origin.line})` : ''}`]);
   if (s.serverInfo) rows.push(['Server', escapeMarkdown(`${s.serverInfo.name} ${s.serverInfo.version}`)]);
-  if (s.protocolVersion) rows.push(['Protocol', s.protocolVersion]);
+  if (s.protocolVersion) rows.push(['Protocol', protocolLabel(s.protocolVersion)]);
   if (s.startedAt && s.state.kind === 'running') rows.push(['Up for', formatDuration(now - s.startedAt)]);
   if (s.restartCount) rows.push(['Restarts', String(s.restartCount)]);
   if (s.state.kind === 'running') rows.push(['Offers', `${s.tools.length} tools, ${s.resources.length} resources, ${s.prompts.length} prompts`]);
@@ -51,6 +53,11 @@ export function serverTooltip(s: McpServerSnapshot, now = Date.now()): vscode.Ma
   const stderr = s.stderrTail.slice(-8);
   if (stderr.length && s.state.kind !== 'running') md.appendMarkdown('\n\nLast stderr lines:\n').appendCodeblock(stderr.join('\n'), 'text');
   return md;
+}
+
+/** `2026-07-28 (server/discover)` or `2025-11-25 (initialize)`: the revision and how it was agreed. */
+export function protocolLabel(version: string): string {
+  return version >= '2026-07-28' ? `${version} (server/discover)` : `${version} (initialize)`;
 }
 
 /** A tool's description, annotations and input schema. */

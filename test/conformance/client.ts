@@ -2,8 +2,35 @@
 // scenario name in MCP_CONFORMANCE_SCENARIO. It connects through the harness exactly as a user's
 // configuration would, calls every tool the server offers, and exits. Exit 1 means the client broke.
 import { McpHarness, type HarnessTool } from '../../src/core';
+import { CliAuthHost, MemorySecretStore } from '../../src/cli/CliAuthHost';
 
 const CALL_TIMEOUT_MS = 15_000;
+/** The suite's client ID metadata document URL (its auth/basic-cimd scenario expects it as client_id). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+/** The scenario whose echo tool wants another tool's input schema back, verbatim. */
+const SCHEMA_ECHO_SCENARIO = 'json-schema-2020-12-preservation';
+/** The scenario that checks Mcp-Param-* headers, including Base64 for values unsafe in a header. */
+const HEADER_SCENARIO = 'http-custom-headers';
+
+/** The scenario's context: pre-registered client credentials for auth/pre-registration. */
+function scenarioContext(): Record<string, unknown> {
+  try {
+    return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/** Plays the user's browser: follows the authorization server's redirects to our loopback redirect. */
+async function follow(url: URL): Promise<void> {
+  let next: string | undefined = url.href;
+  for (let hops = 0; next && hops < 5; hops++) {
+    const response = await fetch(next, { redirect: 'manual' });
+    await response.arrayBuffer();
+    const location = response.headers.get('location');
+    next = response.status >= 300 && response.status < 400 && location ? new URL(location, next).href : undefined;
+  }
+}
 
 const log = (message: string) => process.stderr.write(`[conformance-client] ${message}\n`);
 
@@ -12,27 +39,44 @@ async function main(url: string | undefined): Promise<number> {
     log('usage: conformance-client <server-url>');
     return 2;
   }
-  log(`scenario ${process.env.MCP_CONFORMANCE_SCENARIO ?? '(none)'}, server ${url}`);
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+  log(`scenario ${scenario || '(none)'}, server ${url}`);
+  const context = scenarioContext();
+  const preregistered =
+    typeof context.client_id === 'string' && typeof context.client_secret === 'string' && Object.keys(context).length <= 4
+      ? { clientId: context.client_id, clientSecret: context.client_secret }
+      : undefined;
+  const authHost = new CliAuthHost({
+    secrets: new MemorySecretStore(),
+    allowSignIn: true,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    open: follow,
+    say: log,
+  });
   const harness = new McpHarness({
-    userServers: { label: 'conformance', jsonPath: 'servers', entries: { test: { type: 'http', url } } },
+    userServers: { label: 'conformance', jsonPath: 'servers', entries: { test: { type: 'http', url, ...(preregistered ? { oauth: preregistered } : {}) } } },
+    authHost,
     // Accepting with no content lets the SDK fill in the schema's defaults (SEP-1034).
     handlers: { elicit: async () => ({ action: 'accept', content: {} }) },
     // A dropped connection is the scenario's business; retrying would only blur what it measures.
     reconnectDelaysMs: [],
-    // Fail on our own, with a reason, before the suite's 30 s client timeout.
-    startupTimeoutMs: 10_000,
+    // Fail on our own, with a reason, before the suite's 30 s client timeout (scenarios run in parallel).
+    startupTimeoutMs: 25_000,
   });
   // Listening before start() so the handshake is in the log too.
   harness.onDidLog((e) => log(`${e.level} ${e.source}: ${e.message}`));
   try {
     await harness.start();
+    if (harness.servers().find((s) => s.name === 'test')?.state === 'auth_required') await harness.signIn('test');
     const server = harness.servers().find((s) => s.name === 'test');
     if (server?.state !== 'running') {
       log(`server did not start: ${server?.error ?? server?.state ?? 'not configured'}`);
       return 1;
     }
-    for (const tool of harness.tools().filter((t) => t.server === 'test')) {
-      const args = argumentsFor(tool.inputSchema);
+    const tools = harness.tools().filter((t) => t.server === 'test');
+    for (const tool of tools) {
+      const other = tools.find((t) => t !== tool);
+      const args = scenario === SCHEMA_ECHO_SCENARIO && wantsSchema(tool) && other ? { schema: other.inputSchema } : argumentsFor(tool.inputSchema);
       log(`calling ${tool.originalName} ${JSON.stringify(args)}`);
       const result = await harness.callTool(tool.name, args, { timeoutMs: CALL_TIMEOUT_MS });
       log(`${tool.originalName} ${result.isError ? `failed (${result.errorKind})` : 'returned'}: ${result.text}`);
@@ -41,6 +85,12 @@ async function main(url: string | undefined): Promise<number> {
   } finally {
     await harness.dispose();
   }
+}
+
+/** A tool whose one required argument is an object named `schema`: it wants a schema echoed. */
+function wantsSchema(tool: HarnessTool): boolean {
+  const required = tool.inputSchema.required;
+  return Array.isArray(required) && required.length === 1 && required[0] === 'schema';
 }
 
 /** Arguments that satisfy a tool's input schema: required properties only, simplest values. */
@@ -60,7 +110,8 @@ function sampleValue(schema: unknown): unknown {
     case 'number':
       return 1;
     case 'string':
-      return 'test';
+      // A header-mirrored value outside plain ASCII, so the client's Base64 encoding is exercised.
+      return s['x-mcp-header'] !== undefined && process.env.MCP_CONFORMANCE_SCENARIO === HEADER_SCENARIO ? 'Zürich' : 'test';
     case 'boolean':
       return true;
     case 'array':

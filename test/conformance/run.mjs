@@ -3,6 +3,11 @@
 //
 //   node test/conformance/run.mjs [--verbose] [scenario ...]
 //
+// Without scenarios it also runs, under the newest suite (the `conformance-next` alias), every
+// client scenario of the 2025-11-25 and 2026-07-28 requirement lists, each at its revision; the
+// 2026-07-28 list against expected-failures-2026-07-28.yaml, which names what fails today and why.
+// A failing scored check, or a listed failure that now passes, fails the run.
+//
 // The suite's CLI needs Node 22 or later; our client runs on the Node that runs this script (20)
 // when it can. Results land in test-results/conformance/<scenario>-<time>/checks.json. Exits 1 when
 // any check failed, a scenario left no results, or the client crashed or timed out.
@@ -20,6 +25,11 @@ const CLIENT_TIMEOUT_MS = 30_000;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const resultsDir = join(root, 'test-results', 'conformance');
 const suiteCli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const nextSuiteCli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance-next', 'dist', 'index.js');
+const REQUIREMENT_LISTS = [
+  { revision: '2025-11-25' },
+  { revision: '2026-07-28', expectedFailures: join(root, 'test', 'conformance', 'expected-failures-2026-07-28.yaml') },
+];
 const clientBundle = join(root, 'dist', 'conformance-client.js');
 
 const log = (line) => process.stderr.write(`[conformance] ${line}\n`);
@@ -39,7 +49,52 @@ async function main(argv) {
   for (const scenario of scenarios.length > 0 ? scenarios : SCENARIOS) {
     outcomes.push(await runScenario(scenario, node24, clientNode, verbose));
   }
-  return report(outcomes);
+  const code = report(outcomes);
+  if (scenarios.length > 0) return code;
+  let listsFailed = 0;
+  for (const list of REQUIREMENT_LISTS) if (!(await runRequirementList(list, node24, clientNode, verbose))) listsFailed++;
+  return code || (listsFailed > 0 ? 1 : 0);
+}
+
+/**
+ * One requirement list under the newest suite, one scenario at a time at the list's revision (in
+ * parallel, as the suite would run them, a 2-core machine starves the clients into timeouts).
+ * Resolves whether every scenario passed, apart from the expected failures, which must still fail.
+ */
+async function runRequirementList({ revision, expectedFailures }, node24, clientNode, verbose) {
+  const listing = await capture(node24, [nextSuiteCli, 'list', '--client', '--requirements', revision], root);
+  const section = listing.output.split('Client scenarios')[1]?.split(/\n\s*\n/)[0] ?? '';
+  const names = [...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+  if (names.length === 0) throw new Error(`no client scenarios listed for ${revision}:\n${listing.output}`);
+  const expected = new Set(expectedFailures ? [...readFileSync(expectedFailures, 'utf8').matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]) : []);
+  const command = `${clientNode} ${relative(resultsDir, clientBundle)}`;
+  const out = join(resultsDir, `requirements-${revision}`);
+  let passing = 0;
+  let checksPassed = 0;
+  let checksTotal = 0;
+  let ok = true;
+  for (const name of names) {
+    const args = [nextSuiteCli, 'client', '--command', command, '--scenario', name, '--spec-version', revision, '--timeout', String(CLIENT_TIMEOUT_MS), '-o', out];
+    const { output } = await capture(node24, args, resultsDir);
+    if (verbose) process.stderr.write(output);
+    const dir = join(out, ...name.split('/').slice(0, -1));
+    const leaf = name.split('/').at(-1);
+    const last = existsSync(dir) ? readdirSync(dir).filter((d) => d.startsWith(`${leaf}-`) && /^\d/.test(d.slice(leaf.length + 1))).sort().at(-1) : undefined;
+    const file = last && join(dir, last, 'checks.json');
+    const { checks } = parseChecks(file && existsSync(file) ? readFileSync(file, 'utf8') : undefined, file ?? 'checks.json');
+    const failed = (checks ?? []).filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+    const passed = (checks ?? []).filter((c) => c.status === 'SUCCESS').length;
+    checksPassed += passed;
+    checksTotal += passed + failed.length;
+    const clean = !!checks && failed.length === 0;
+    if (clean) passing++;
+    const verdict = expected.has(name) ? (clean ? 'STALE' : 'xfail') : clean ? 'ok   ' : 'FAIL ';
+    if (verdict === 'STALE' || verdict === 'FAIL ') ok = false;
+    console.log(`${verdict} ${revision} ${name.padEnd(42)} ${passed} passed, ${failed.length} failed`);
+    if (verdict === 'FAIL ') for (const c of failed) console.log(`       ${c.id}: ${c.errorMessage ?? c.details?.message ?? c.description}`);
+  }
+  console.log(`requirements ${revision}: ${passing}/${names.length} scenarios fully passing, ${checksPassed}/${checksTotal} checks${expected.size ? ` (expected to fail: ${[...expected].join(', ')})` : ''}`);
+  return ok;
 }
 
 /** Node 22+ for the suite's CLI: this one, the project's toolchain script, or a cached install. */

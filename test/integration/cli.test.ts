@@ -157,9 +157,12 @@ describe('mcp-harness CLI', () => {
     const { code, stderr } = await run([...args, '--trace', '--workspace', quick]);
     expect(code).toBe(0);
     const lines = stderr.split('\n').filter((l) => l.startsWith('[fixture] '));
-    expect(lines[0]).toMatch(/^\[fixture\] → \{.*"method":"initialize"/);
-    expect(lines[1]).toMatch(/^\[fixture\] ← \{.*"result":\{"protocolVersion":/);
-    expect(lines[2]).toMatch(/^\[fixture\] → \{.*"method":"notifications\/initialized"/);
+    // The version probe first; this 2025-era fixture refuses it, so initialize follows.
+    expect(lines[0]).toMatch(/^\[fixture\] → \{.*"method":"server\/discover"/);
+    expect(lines[1]).toMatch(/^\[fixture\] ← \{.*"error":\{/);
+    expect(lines[2]).toMatch(/^\[fixture\] → \{.*"method":"initialize"/);
+    expect(lines[3]).toMatch(/^\[fixture\] ← \{.*"result":\{"protocolVersion":/);
+    expect(lines[4]).toMatch(/^\[fixture\] → \{.*"method":"notifications\/initialized"/);
     if (command === 'call') expect(lines.some((l) => l.includes('"method":"tools/call"'))).toBe(true);
   });
 

@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import { GetPromptResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpHarness } from '../../src/core';
 import { processTag, waitForNoProcesses } from '../support/leaks';
@@ -105,16 +104,16 @@ describe.each(['stdio', 'http'] as const)('gateway over %s', (transport) => {
     const resource = snapshot.resources.find((r) => r.name.startsWith('mcp__everything__'));
     expect(resource?.uri).toMatch(/^mcp-harness:\/\/everything\//);
     const connection = harness.manager.get('h')!;
-    const read = await connection.request({ method: 'resources/read', params: { uri: resource!.uri } }, ReadResourceResultSchema, opts);
+    const read = await connection.request({ method: 'resources/read', params: { uri: resource!.uri } }, opts);
     expect(read.contents[0].uri).toBe(resource!.uri);
     const template = snapshot.resourceTemplates.find((t) => t.uriTemplate.includes('dynamic%2Ftext%2F{resourceId}'));
     expect(template?.uriTemplate).toMatch(/^mcp-harness:\/\/everything\//);
     const expanded = template!.uriTemplate.replace('{resourceId}', '7');
-    const fromTemplate = await connection.request({ method: 'resources/read', params: { uri: expanded } }, ReadResourceResultSchema, opts);
+    const fromTemplate = await connection.request({ method: 'resources/read', params: { uri: expanded } }, opts);
     expect(fromTemplate.contents[0]).toMatchObject({ uri: expanded, text: expect.stringContaining('7') });
     const prompt = snapshot.prompts.find((p) => p.name.startsWith('mcp__everything__') && !p.arguments?.some((a) => a.required));
     expect(prompt).toBeDefined();
-    const got = await connection.request({ method: 'prompts/get', params: { name: prompt!.name } }, GetPromptResultSchema, opts);
+    const got = await connection.request({ method: 'prompts/get', params: { name: prompt!.name } }, opts);
     expect(got.messages.length).toBeGreaterThan(0);
   });
 

@@ -84,6 +84,13 @@ const serverFields = {
   disabled: z.boolean().optional(),
   startupTimeoutMs: positiveInteger.optional(),
   toolTimeoutMs: positiveInteger.optional(),
+  oauth: z
+    .strictObject({
+      clientId: z.string().min(1, { error: 'must not be empty' }),
+      clientSecret: z.string().optional(),
+      scopes: z.array(z.string()).optional(),
+    })
+    .optional(),
 };
 
 /** A server entry with `env` as an object. Unknown keys are kept and ignored. */

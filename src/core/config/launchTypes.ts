@@ -1,4 +1,4 @@
-import type { McpInputDefinition, McpTransportKind } from './types';
+import type { McpInputDefinition, McpOAuthClientConfig, McpTransportKind } from './types';
 
 /**
  * Supplies values for `${input:id}`. The editor implements it with prompts and secret storage;
@@ -30,6 +30,8 @@ export interface McpResolvedLaunch {
   readonly cwd?: string;
   readonly url?: string;
   readonly headers: Record<string, string>;
+  /** The pre-registered OAuth client, its secret substituted. */
+  readonly oauth?: McpOAuthClientConfig;
 }
 
 /** Result of {@link resolveServerLaunch}; `error` never contains resolved (possibly secret) values. */

@@ -114,6 +114,7 @@ function buildDefinition(
     disabled: fields.disabled ?? false,
     startupTimeoutMs: fields.startupTimeoutMs,
     toolTimeoutMs: fields.toolTimeoutMs,
+    oauth: fields.oauth,
     workspaceFolder: scope.workspaceFolder,
     inputs: scope.inputs,
     origin,

@@ -31,7 +31,8 @@ export async function resolveServerLaunch(
   const sub = variables.substitute;
   if (def.type !== 'stdio') {
     const url = def.url === undefined ? undefined : sub(def.url);
-    return { ok: true, launch: { type: def.type, url, args: [], env: {}, headers: mapValues(def.headers, sub) } };
+    const oauth = def.oauth && { ...def.oauth, clientSecret: def.oauth.clientSecret === undefined ? undefined : sub(def.oauth.clientSecret) };
+    return { ok: true, launch: { type: def.type, url, args: [], env: {}, headers: mapValues(def.headers, sub), oauth } };
   }
   return resolveProcessLaunch(def, def.type, sub, ctx);
 }

@@ -44,6 +44,8 @@ export interface McpServerDefinition {
   readonly disabled: boolean;
   readonly startupTimeoutMs?: number;
   readonly toolTimeoutMs?: number;
+  /** A client registered with the server's authorization server ahead of time (HTTP servers only). */
+  readonly oauth?: McpOAuthClientConfig;
   /** Folder that `${workspaceFolder}` means for this entry. */
   readonly workspaceFolder?: string;
   /** `inputs` declared next to this entry (VS Code format only). */
@@ -51,6 +53,13 @@ export interface McpServerDefinition {
   readonly origin: McpConfigOrigin;
   /** Set when the entry is unusable (bad field, unsupported type); the server is shown in error and never started. */
   readonly problem?: string;
+}
+
+/** `oauth` of a server entry: a pre-registered OAuth client (`clientSecret` may be `${input:...}`). */
+export interface McpOAuthClientConfig {
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  readonly scopes?: readonly string[];
 }
 
 /** A problem with configuration content. Loading reports these instead of throwing. */

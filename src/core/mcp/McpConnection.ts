@@ -1,5 +1,4 @@
-import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Implementation, RequestMethod, ResultTypeMap } from '@modelcontextprotocol/client';
 import { Disposable, DisposableStore } from '../base/lifecycle';
 import { Emitter, type Event } from '../base/event';
 import type { McpServerDefinition } from '../config/types';
@@ -9,6 +8,8 @@ import { McpCallError } from './McpCallError';
 import { describeState, type McpConnectionState, type McpLogEntry, type McpServerSnapshot } from './McpServerSnapshot';
 import { describeError, formatSeconds } from './describe';
 import { McpSession, type IMcpClientHandlers, type McpCallOptions } from './McpSession';
+import { McpAuthRequiredError, type IMcpAuthHost } from '../auth/types';
+import { oauthSecretKey } from '../auth/McpOAuthProvider';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [1000, 2000, 4000];
@@ -16,6 +17,8 @@ export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [1000, 2000, 4000]
 export const DEFAULT_RECONNECT_MAX_DELAY_MS = 30_000;
 /** Uptime after which a drop is no longer part of a crash loop. */
 export const DEFAULT_STABLE_AFTER_MS = 30_000;
+/** Time a sign-in may take, the browser step included. */
+export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 const STDERR_LINES_KEPT = 200;
 const STDERR_LINES_IN_SNAPSHOT = 20;
 
@@ -44,6 +47,8 @@ export interface McpConnectionOptions {
   traceEnabled(server: string): boolean;
   /** Time and waiting, for reconnect backoff (default: the system clock and timers). */
   readonly clock?: IMcpClock;
+  /** OAuth sign-in for HTTP servers: asking the user, the redirect, the token store. */
+  readonly authHost?: IMcpAuthHost;
 }
 
 /** The clock a connection schedules reconnects by. */
@@ -134,6 +139,23 @@ export class McpConnection extends Disposable {
     this._update({ state: this._restingState(), tools: [], resources: [], resourceTemplates: [], prompts: [] });
   }
 
+  /**
+   * Signs in to an HTTP server that asks for it: after the host's confirmation the browser opens,
+   * and the server starts once the redirect is back. Resolves when it runs or has failed.
+   */
+  async signIn(): Promise<void> {
+    await this.stop();
+    return this._begin((c) => this._startFresh(c, false, true));
+  }
+
+  /** Forgets the server's tokens and client registrations, then starts it again (now "sign-in required"). */
+  async signOut(): Promise<void> {
+    await this.stop();
+    const resolved = await this._o.resolveLaunch(this._definition);
+    if (resolved.ok && resolved.launch.url !== undefined) await this._o.authHost?.secrets.delete(oauthSecretKey(resolved.launch.url));
+    if (this._started) await this.start();
+  }
+
   /** Stops, then starts again (counted as a restart). */
   async restart(): Promise<void> {
     await this.stop();
@@ -179,13 +201,9 @@ export class McpConnection extends Disposable {
   }
 
   /** Sends another request (`resources/read`, `prompts/get`, ...) to the server, waiting for it like {@link callTool}. */
-  async request<T extends AnySchema>(
-    request: { method: string; params?: Record<string, unknown> },
-    schema: T,
-    options: McpCallOptions,
-  ): Promise<SchemaOutput<T>> {
+  async request<M extends RequestMethod>(request: { method: M; params?: Record<string, unknown> }, options: McpCallOptions): Promise<ResultTypeMap[M]> {
     const session = await this._sessionForCall(options);
-    return session.request(request, schema, options);
+    return session.request(request, options);
   }
 
   override dispose(): void {
@@ -204,7 +222,7 @@ export class McpConnection extends Disposable {
     return pending.done;
   }
 
-  private async _startFresh(controller: AbortController, isRestart: boolean): Promise<void> {
+  private async _startFresh(controller: AbortController, isRestart: boolean, signIn = false): Promise<void> {
     const generation = this._generation;
     const def = this._definition;
     if (def.disabled) return this._update({ state: { kind: 'disabled' } });
@@ -215,18 +233,18 @@ export class McpConnection extends Disposable {
     this._started = true;
     this._reconnectsUsed = 0;
     this._update({ state: { kind: 'starting' }, restartCount: this._snapshot.restartCount + (isRestart ? 1 : 0) });
-    const outcome = await this._openSession(generation, controller);
+    const outcome = await this._openSession(generation, controller, signIn);
     if (outcome !== undefined && generation === this._generation) this._fail(outcome);
   }
 
   /** Opens a session and installs it. Resolves an error message, or undefined on success or when superseded. */
-  private async _openSession(generation: number, controller: AbortController): Promise<string | undefined> {
+  private async _openSession(generation: number, controller: AbortController, signIn = false): Promise<string | undefined> {
     const def = this._definition;
     const resolved = await this._o.resolveLaunch(def);
     if (generation !== this._generation) return undefined;
     if (!resolved.ok) return resolved.error;
     const timeoutMs = def.startupTimeoutMs ?? this._o.defaultStartupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
-    const opening = this._connect(generation, controller, def, resolved.launch, timeoutMs);
+    const opening = this._connect(generation, controller, def, resolved.launch, timeoutMs, signIn);
     // stop() waits for this part only: it owns a process. Waiting for a prompt (approval, an input) would hang it.
     const tracked = opening.then(() => undefined);
     this._opening = tracked;
@@ -243,8 +261,11 @@ export class McpConnection extends Disposable {
     def: McpServerDefinition,
     launch: Extract<McpLaunchResolution, { ok: true }>['launch'],
     timeoutMs: number,
+    signIn: boolean,
   ): Promise<string | undefined> {
-    const timer = setTimeout(() => controller.abort(new Error(`did not finish starting within ${formatSeconds(timeoutMs)}`)), timeoutMs);
+    // Signing in waits for the user in the browser, which takes longer than a server's start.
+    const budgetMs = signIn ? Math.max(SIGN_IN_TIMEOUT_MS, timeoutMs) : timeoutMs;
+    const timer = setTimeout(() => controller.abort(new Error(`did not finish starting within ${formatSeconds(budgetMs)}`)), budgetMs);
     try {
       const session = await McpSession.open(
         {
@@ -255,6 +276,7 @@ export class McpConnection extends Disposable {
           startupTimeoutMs: timeoutMs,
           maxMessageBytes: this._o.maxMessageBytes,
           shutdownGraceMs: this._o.shutdownGraceMs,
+          auth: this._o.authHost && { host: this._o.authHost, interactive: signIn },
           log: (level, source, message) => this._log(level, source, message),
           traceEnabled: () => this._o.traceEnabled(def.name),
           stderrTail: () => this._stderr.tail(),
@@ -268,7 +290,11 @@ export class McpConnection extends Disposable {
       this._install(session);
       return undefined;
     } catch (err) {
-      return describeError(err);
+      if (!(err instanceof McpAuthRequiredError) || generation !== this._generation) return describeError(err);
+      // Expected, so a state rather than a failure: reconnecting stops here too.
+      this._log('info', 'harness', err.message);
+      this._update({ state: { kind: 'auth_required', reason: err.message }, tools: [], resources: [], resourceTemplates: [], prompts: [] });
+      return undefined;
     } finally {
       clearTimeout(timer);
     }

@@ -1,20 +1,18 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import * as z from 'zod/v4';
 import {
-  ErrorCode,
-  McpError,
-  PromptSchema,
-  ResourceSchema,
-  ResourceTemplateSchema,
-  ToolSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  specTypeSchemas,
+  type Client,
+  type JsonSchemaValidator,
   type Prompt,
   type Resource,
-  type ResourceTemplate,
+  type ResourceTemplateType as ResourceTemplate,
   type ServerCapabilities,
+  type StandardSchemaV1Sync,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import * as z from 'zod/v4';
 
 export type McpListKind = 'tools' | 'resources' | 'prompts';
 
@@ -83,24 +81,41 @@ export class McpLists {
   }
 
   private async _refreshTools(signal?: AbortSignal): Promise<void> {
-    const tools = await this._listAll('tools/list', 'tools', ToolSchema, signal);
+    const tools = (await this._listToolsThroughSdk(signal)) ?? (await this._listAll('tools/list', 'tools', specTypeSchemas.Tool, signal));
     if (tools !== undefined && changed(this.tools, tools)) {
       this.tools = tools;
       this._outputValidators.clear();
     }
   }
 
+  /**
+   * On 2026-07-28 the SDK's own listing is used: it drops tools whose `x-mcp-header` annotations
+   * are invalid and remembers the rest, so calls carry their `Mcp-Param-*` headers. Undefined
+   * (use the tolerant page-by-page listing) on older revisions or when it refuses the answer.
+   */
+  private async _listToolsThroughSdk(signal?: AbortSignal): Promise<Tool[] | undefined> {
+    const client = this._client();
+    if (client.getProtocolEra() !== 'modern') return undefined;
+    try {
+      return (await client.listTools(undefined, { signal, timeout: LIST_TIMEOUT_MS, cacheMode: 'refresh' })).tools;
+    } catch (err) {
+      if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) return [];
+      this._warn(`tools/list: the SDK refused the answer, listing page by page instead: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  }
+
   private async _refreshResources(signal?: AbortSignal): Promise<void> {
     const [resources, templates] = await Promise.all([
-      this._listAll('resources/list', 'resources', ResourceSchema, signal),
-      this._listAll('resources/templates/list', 'resourceTemplates', ResourceTemplateSchema, signal),
+      this._listAll('resources/list', 'resources', specTypeSchemas.Resource, signal),
+      this._listAll('resources/templates/list', 'resourceTemplates', specTypeSchemas.ResourceTemplate, signal),
     ]);
     if (resources !== undefined && changed(this.resources, resources)) this.resources = resources;
     if (templates !== undefined && changed(this.resourceTemplates, templates)) this.resourceTemplates = templates;
   }
 
   private async _refreshPrompts(signal?: AbortSignal): Promise<void> {
-    const prompts = await this._listAll('prompts/list', 'prompts', PromptSchema, signal);
+    const prompts = await this._listAll('prompts/list', 'prompts', specTypeSchemas.Prompt, signal);
     if (prompts !== undefined && changed(this.prompts, prompts)) this.prompts = prompts;
   }
 
@@ -109,7 +124,7 @@ export class McpLists {
    * Each item is checked on its own: one malformed tool is skipped with a warning instead of
    * failing the whole listing (and with it the server).
    */
-  private async _listAll<T>(method: string, key: string, itemSchema: z.ZodType<T>, signal?: AbortSignal): Promise<T[] | undefined> {
+  private async _listAll<T>(method: string, key: string, itemSchema: StandardSchemaV1Sync<unknown, T>, signal?: AbortSignal): Promise<T[] | undefined> {
     const pageSchema = z.looseObject({ [key]: z.array(z.unknown()), nextCursor: z.string().optional() });
     const all: T[] = [];
     const seen = new Set<string>();
@@ -120,13 +135,13 @@ export class McpLists {
         const params = cursor === undefined ? {} : { cursor };
         result = await this._client().request({ method, params } as never, pageSchema, { signal, timeout: LIST_TIMEOUT_MS });
       } catch (err) {
-        if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return undefined;
+        if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) return undefined;
         throw err;
       }
       for (const raw of result[key] as unknown[]) {
-        const item = itemSchema.safeParse(raw);
-        if (item.success) all.push(item.data);
-        else this._warn(`${method}: skipped an entry that breaks the MCP schema (${describeItem(raw)}): ${item.error.issues[0]?.message ?? 'invalid'}`);
+        const item = itemSchema['~standard'].validate(raw);
+        if (item.issues === undefined) all.push(item.value);
+        else this._warn(`${method}: skipped an entry that breaks the MCP schema (${describeItem(raw)}): ${item.issues[0]?.message ?? 'invalid'}`);
       }
       cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
       if (cursor === undefined) return all;

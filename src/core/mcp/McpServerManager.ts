@@ -119,6 +119,14 @@ export class McpServerManager extends Disposable {
     return this._require(name).restart();
   }
 
+  signIn(name: string): Promise<void> {
+    return this._require(name).signIn();
+  }
+
+  signOut(name: string): Promise<void> {
+    return this._require(name).signOut();
+  }
+
   /** Resolves when no server is starting or reconnecting (a remote server that stays down keeps reconnecting). */
   async whenSettled(): Promise<void> {
     await Promise.all([...this._connections.values()].map((e) => e.connection.whenSettled()));

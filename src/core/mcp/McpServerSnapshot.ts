@@ -1,4 +1,4 @@
-import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, Prompt, Resource, ResourceTemplateType as ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import type { McpServerDefinition, McpTransportKind } from '../config/types';
 
 /**
@@ -24,6 +24,8 @@ export type McpConnectionState =
       readonly reason: string;
       readonly nextAttemptAt?: number;
     }
+  /** An HTTP server wants the user to sign in (OAuth); `reason` starts with "sign-in required". */
+  | { readonly kind: 'auth_required'; readonly reason: string }
   | { readonly kind: 'error'; readonly message: string };
 
 export type McpConnectionStateKind = McpConnectionState['kind'];
@@ -81,6 +83,8 @@ export function describeState(state: McpConnectionState, now = Date.now()): stri
       return `not started: ${state.reason}`;
     case 'reconnecting':
       return `${describeReconnect(state, now)}: ${state.reason}`;
+    case 'auth_required':
+      return state.reason;
     case 'error':
       return state.message;
   }

@@ -1,18 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolResultSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SSEClientTransport,
+  SseError,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
   type CallToolResult,
   type ClientCapabilities,
   type ElicitRequest,
@@ -21,15 +16,21 @@ import {
   type JSONRPCMessage,
   type Root,
   type ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
-import { $ZodError } from 'zod/v4/core';
+  type Transport,
+  type VersionNegotiationMode,
+  type RequestMethod,
+  type ResultTypeMap,
+} from '@modelcontextprotocol/client';
 import type { McpResolvedLaunch } from '../config';
+import { McpHttpAuth } from '../auth/McpHttpAuth';
+import type { McpOAuthProvider } from '../auth/McpOAuthProvider';
+import { McpAuthRequiredError, type IMcpAuthHost } from '../auth/types';
 import type { McpTransportKind } from '../config/types';
 import { Emitter, type Event } from '../base/event';
 import type { McpLogEntry } from './McpServerSnapshot';
 import { McpCallError } from './McpCallError';
 import { McpStdioTransport } from './McpStdioTransport';
-import { TracingTransport } from './TracingTransport';
+import { StdioTracingTransport, TracingTransport } from './TracingTransport';
 import { McpLists, type McpListKind } from './McpLists';
 import { describeError, formatSeconds, mapLogLevel, truncate } from './describe';
 
@@ -50,6 +51,8 @@ export interface McpSessionOptions {
   readonly startupTimeoutMs: number;
   readonly maxMessageBytes?: number;
   readonly shutdownGraceMs?: number;
+  /** OAuth for HTTP servers; without it a 401 is an error with advice about headers. */
+  readonly auth?: { readonly host: IMcpAuthHost; readonly interactive: boolean };
   log(level: McpLogEntry['level'], source: McpLogEntry['source'], message: string): void;
   /** Whether JSON-RPC traffic should be logged (trace level). */
   traceEnabled(): boolean;
@@ -66,6 +69,8 @@ export interface McpCallOptions {
 
 const LIST_DEBOUNCE_MS = 100;
 const LIVENESS_TIMEOUT_MS = 5000;
+/** A stdio server that does not answer `server/discover` within this is taken for a 2025-era server. */
+const STDIO_PROBE_TIMEOUT_MS = 3000;
 
 /**
  * One live connection to one server: a transport, an SDK client, and the server's lists.
@@ -84,6 +89,12 @@ export class McpSession {
   private _closed = false;
   private _closeReason: string | undefined;
   private _probing = false;
+  /** While a handshake runs, failures are the handshake's to report (no liveness probe, no close). */
+  private _handshaking = false;
+  /** Why the transport closed during a handshake that failed. */
+  private _startFailure: string | undefined;
+  /** The sign-in this session was opened with, while it can still reach the user. */
+  private _auth: McpHttpAuth | undefined;
   private readonly _lists: McpLists;
   private readonly _relistTimers = new Map<McpListKind, NodeJS.Timeout>();
 
@@ -97,12 +108,23 @@ export class McpSession {
     const session = new McpSession(options);
     try {
       await session._connect(signal);
-      await session._lists.refreshAll(session.capabilities, signal);
+      await session._listAll(signal);
       if (signal.aborted) throw signal.reason;
       return session;
     } catch (err) {
       await session.close();
       throw signal.aborted ? signal.reason : session._explainStartFailure(err);
+    }
+  }
+
+  /** The first listings; a server that now wants another sign-in (e.g. it moved) gets it here. */
+  private async _listAll(signal: AbortSignal): Promise<void> {
+    try {
+      await this._lists.refreshAll(this.capabilities, signal);
+    } catch (err) {
+      if (!this._auth?.canStepUp || !isAuthFailure(err)) throw err;
+      await this._auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), signal);
+      await this._lists.refreshAll(this.capabilities, signal);
     }
   }
 
@@ -121,8 +143,9 @@ export class McpSession {
   get instructions(): string | undefined {
     return this._client.getInstructions();
   }
+  /** The revision this connection speaks: 2026-07-28 after `server/discover`, else what `initialize` agreed. */
   get protocolVersion(): string | undefined {
-    return this._transport.protocolVersion;
+    return this._client.getNegotiatedProtocolVersion() ?? this._transport.protocolVersion;
   }
   get lists(): McpLists {
     return this._lists;
@@ -135,39 +158,57 @@ export class McpSession {
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
     try {
-      const result = await this._client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+      return await this._callOnce(name, args, options);
+    } catch (err) {
+      // A server asking for more scopes mid-session (step-up) after an interactive sign-in: the user
+      // is asked again, the browser opens once more, and the call is made again with the new token.
+      const auth = this._auth;
+      if (!auth?.canStepUp || options.signal?.aborted || !isAuthFailure(err)) throw this._classifyCallError(err, options);
+      try {
+        await auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), options.signal ?? new AbortController().signal);
+        return await this._callOnce(name, args, options);
+      } catch (again) {
+        throw this._classifyCallError(again, options);
+      }
+    }
+  }
+
+  /**
+   * Sends any other request (`resources/read`, `prompts/get`, ...); the SDK validates the answer by
+   * method. Used by hosts that pass requests on, such as a gateway. Rejects with {@link McpCallError}.
+   */
+  async request<M extends RequestMethod>(
+    request: { method: M; params?: Record<string, unknown> },
+    options: McpCallOptions,
+  ): Promise<ResultTypeMap[M]> {
+    if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
+    try {
+      return await this._client.request(request, {
         signal: options.signal,
         timeout: options.timeoutMs,
-        resetTimeoutOnProgress: true,
         maxTotalTimeout: options.maxTotalTimeoutMs,
-        onprogress: (p) => options.onProgress?.(p),
       });
-      this._checkOutput(name, result as CallToolResult);
-      return result as CallToolResult;
     } catch (err) {
       throw this._classifyCallError(err, options);
     }
   }
 
-  /**
-   * Sends any other request (`resources/read`, `prompts/get`, ...) and validates the answer with
-   * `schema`; used by hosts that pass requests on, such as a gateway. Rejects with {@link McpCallError}.
-   */
-  async request<T extends AnySchema>(
-    request: { method: string; params?: Record<string, unknown> },
-    schema: T,
-    options: McpCallOptions,
-  ): Promise<SchemaOutput<T>> {
-    if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
-    try {
-      return (await this._client.request(request as Parameters<Client['request']>[0], schema, {
-        signal: options.signal,
-        timeout: options.timeoutMs,
-        maxTotalTimeout: options.maxTotalTimeoutMs,
-      })) as SchemaOutput<T>;
-    } catch (err) {
-      throw this._classifyCallError(err, options);
-    }
+  private async _callOnce(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
+    const requestOptions = {
+      signal: options.signal,
+      timeout: options.timeoutMs,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: options.maxTotalTimeoutMs,
+      onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress?.(p),
+    };
+    const params = { name, arguments: args };
+    // On 2026-07-28 the SDK's callTool adds the tool's Mcp-Param-* headers (from its listing).
+    const result =
+      this._client.getProtocolEra() === 'modern'
+        ? await this._client.callTool(params, requestOptions)
+        : await this._client.request({ method: 'tools/call', params }, requestOptions);
+    this._checkOutput(name, result as CallToolResult);
+    return result as CallToolResult;
   }
 
   /** Checks structured output against the tool's output schema, as the SDK's own client would. */
@@ -192,20 +233,30 @@ export class McpSession {
   private _classifyCallError(err: unknown, options: McpCallOptions): McpCallError {
     if (err instanceof McpCallError) return err;
     if (options.signal?.aborted) return new McpCallError('cancelled', 'the call was cancelled');
-    if (err instanceof McpError) {
-      if (err.code === ErrorCode.RequestTimeout) {
-        return new McpCallError('timeout', `no answer within ${formatSeconds(options.timeoutMs)}`, err.code);
-      }
-      if (err.code === ErrorCode.ConnectionClosed) {
-        return new McpCallError('connection_closed', this._closeReason ?? 'the server closed the connection', err.code);
-      }
+    if (this._o.auth && isAuthFailure(err)) {
+      // The tokens are gone or no longer accepted: end the session, so the connection says "sign-in required".
+      this._markClosed('the sign-in is no longer valid');
+      void this._transport.close();
+      return new McpCallError('unavailable', 'sign-in required: the saved sign-in is no longer valid, sign in again');
+    }
+    if (err instanceof ProtocolError) {
       return new McpCallError('protocol', `server error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code);
     }
-    if (err instanceof $ZodError) {
-      // The SDK validates answers against the MCP schema; this one did not fit.
-      const issue = err.issues[0];
-      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-      return new McpCallError('protocol', `the server's answer is not a valid tool result${where}: ${issue?.message ?? err.message}`);
+    if (err instanceof SdkError) {
+      if (err.code === SdkErrorCode.RequestTimeout) {
+        return new McpCallError('timeout', `no answer within ${formatSeconds(options.timeoutMs)}`, REQUEST_TIMEOUT_CODE);
+      }
+      if (err.code === SdkErrorCode.ConnectionClosed) {
+        return new McpCallError('connection_closed', this._closeReason ?? 'the server closed the connection', CONNECTION_CLOSED_CODE);
+      }
+      if (err.code === SdkErrorCode.InvalidResult) {
+        // The SDK validates answers against the MCP schema; this one did not fit.
+        return new McpCallError('protocol', `the server's answer is not a valid tool result: ${err.message}`);
+      }
+      if (err.code === SdkErrorCode.InputRequiredRoundsExceeded) {
+        return new McpCallError('protocol', `the server kept asking for input: ${err.message}`);
+      }
+      if (!(err instanceof SdkHttpError)) return new McpCallError('protocol', err.message);
     }
     // Anything else failed below JSON-RPC: the request could not be sent or the stream broke.
     this._checkLiveness();
@@ -214,35 +265,102 @@ export class McpSession {
 
   private async _connect(signal: AbortSignal): Promise<void> {
     const { launch } = this._o;
-    if (launch.type === 'stdio') return this._connectWith(this._stdioTransport(), signal);
+    if (launch.type === 'stdio') return this._connectStdio(signal);
     const url = new URL(launch.url!);
     const requestInit = { headers: { ...launch.headers } };
-    if (launch.type === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit }), signal);
+    const auth = this._o.auth
+      ? await McpHttpAuth.create({
+          server: this._o.name,
+          serverUrl: launch.url!,
+          host: this._o.auth.host,
+          interactive: this._o.auth.interactive,
+          preregistered: launch.oauth,
+          hasAuthorizationHeader: hasAuthorizationHeader(launch.headers),
+        })
+      : undefined;
+    const authProvider = auth?.provider;
+    if (!auth) return this._connectHttp(url, requestInit, undefined, signal);
     try {
-      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit }), signal);
+      // After the browser step the failed transport redeems the code, then a fresh one connects.
+      await auth.run(
+        () => this._connectHttp(url, requestInit, authProvider, signal),
+        (callback) => (this._transport.inner as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(callback),
+        signal,
+      );
+    } catch (err) {
+      auth.dispose();
+      throw err;
+    }
+    // Kept while the session lives when the user signed in now: a step-up can ask again.
+    if (auth.provider?.interactive) this._auth = auth;
+    else auth.dispose();
+  }
+
+  private async _connectHttp(url: URL, requestInit: RequestInit, authProvider: McpOAuthProvider | undefined, signal: AbortSignal): Promise<void> {
+    if (this._kind === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit, authProvider }), 'legacy', signal);
+    try {
+      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit, authProvider, maxStepUpRetries: 2 }), 'auto', signal);
     } catch (err) {
       // The spec's backwards-compatibility rule: a 4xx to the first POST means a legacy SSE server.
       // Authorization failures are not that; they are reported as they are.
-      const status = err instanceof StreamableHTTPError ? err.code : undefined;
+      const status = err instanceof SdkHttpError ? err.status : undefined;
       if (signal.aborted || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw err;
       this._o.log('info', 'harness', `Streamable HTTP answered ${status}; trying the legacy SSE transport`);
       this._kind = 'sse';
-      await this._connectWith(new SSEClientTransport(url, { requestInit }), signal);
+      await this._connectWith(new SSEClientTransport(url, { requestInit, authProvider }), 'legacy', signal);
     }
   }
 
-  private async _connectWith(inner: Transport, signal: AbortSignal): Promise<void> {
-    this._client = this._createClient();
-    this._transport = new TracingTransport(inner, this._o.traceEnabled, (dir, msg) => this._traceMessage(dir, msg));
-    this._transport.onclose = () => this._onTransportClosed();
-    this._client.onerror = (err) => this._onProtocolError(err);
+  /**
+   * Probes with `server/discover` on the server process itself. A 2025-era server that ends the
+   * connection on the unknown request is started again and greeted with `initialize` alone.
+   */
+  private async _connectStdio(signal: AbortSignal): Promise<void> {
+    try {
+      await this._connectWith(this._stdioTransport(), 'auto', signal);
+    } catch (err) {
+      if (signal.aborted || !(err instanceof SdkError) || err.code !== SdkErrorCode.EraNegotiationFailed) throw err;
+      this._o.log('info', 'harness', 'the server ended the connection on server/discover; starting it again for initialize');
+      await this._transport.close().catch(() => undefined);
+      await this._connectWith(this._stdioTransport(), 'legacy', signal);
+    }
+  }
+
+  /**
+   * A transport that closes before the handshake ends does not end the session: the caller may try
+   * again (a legacy retry, a connect after signing in). Its reason is kept for the error.
+   */
+  private async _connectWith(inner: Transport, mode: VersionNegotiationMode, signal: AbortSignal): Promise<void> {
+    this._client = this._createClient(mode, inner instanceof McpStdioTransport);
+    const trace = (dir: 'send' | 'receive', msg: JSONRPCMessage) => this._traceMessage(dir, msg);
+    this._transport =
+      inner instanceof McpStdioTransport
+        ? new StdioTracingTransport(inner, this._o.traceEnabled, trace)
+        : new TracingTransport(inner, this._o.traceEnabled, trace);
+    const transport = this._transport;
+    const client = this._client;
+    let closedWhileHandshaking = false;
+    this._handshaking = true;
+    transport.onclose = () => {
+      if (this._transport !== transport) return;
+      if (this._handshaking) closedWhileHandshaking = true;
+      else this._onTransportClosed();
+    };
+    client.onerror = (err) => {
+      if (this._client === client) this._onProtocolError(err);
+    };
     const onAbort = () => void this._transport.close();
     signal.addEventListener('abort', onAbort);
     try {
-      await this._client.connect(this._transport, { signal, timeout: this._o.startupTimeoutMs });
+      await client.connect(transport, { signal, timeout: this._o.startupTimeoutMs });
+    } catch (err) {
+      if (closedWhileHandshaking) this._startFailure = this._describeTransportEnd();
+      throw err;
     } finally {
       signal.removeEventListener('abort', onAbort);
+      this._handshaking = false;
     }
+    if (closedWhileHandshaking) this._onTransportClosed();
   }
 
   private _stdioTransport(): McpStdioTransport {
@@ -256,24 +374,31 @@ export class McpSession {
     });
   }
 
-  private _createClient(): Client {
+  /**
+   * The same handlers answer a 2025-era server's own requests and the `input_required` rounds of a
+   * 2026-07-28 server (the SDK retries the original request with the answers).
+   */
+  private _createClient(mode: VersionNegotiationMode, stdio: boolean): Client {
     const { handlers, name } = this._o;
     const capabilities: ClientCapabilities = {};
     if (handlers.roots) capabilities.roots = { listChanged: true };
     if (handlers.elicit) capabilities.elicitation = { form: { applyDefaults: true } };
-    const client = new Client(this._o.clientInfo, { capabilities });
+    const client = new Client(this._o.clientInfo, {
+      capabilities,
+      versionNegotiation: { mode, probe: stdio ? { timeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, this._o.startupTimeoutMs) } : undefined },
+    });
     if (handlers.roots) {
       const roots = handlers.roots;
-      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [...roots()] }));
+      client.setRequestHandler('roots/list', () => ({ roots: [...roots()] }));
     }
     if (handlers.elicit) {
       const elicit = handlers.elicit;
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(name, request.params, extra.signal));
+      client.setRequestHandler('elicitation/create', (request, ctx) => elicit(name, request.params as ElicitRequest['params'], ctx.mcpReq.signal));
     }
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this._scheduleRelist('tools'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this._scheduleRelist('resources'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this._scheduleRelist('prompts'));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => this._scheduleRelist('tools'));
+    client.setNotificationHandler('notifications/resources/list_changed', () => this._scheduleRelist('resources'));
+    client.setNotificationHandler('notifications/prompts/list_changed', () => this._scheduleRelist('prompts'));
+    client.setNotificationHandler('notifications/message', (n) => {
       const { level, logger, data } = n.params;
       const text = typeof data === 'string' ? data : JSON.stringify(data);
       this._o.log(mapLogLevel(level), 'server', logger ? `[${logger}] ${text}` : text);
@@ -298,15 +423,18 @@ export class McpSession {
   private _onProtocolError(err: Error): void {
     if (this._closed) return;
     this._o.log('warn', 'harness', `transport: ${describeError(err)}`);
+    // A refused token is the call's to handle (step-up, "sign-in required"), not a dead server.
+    if (isAuthFailure(err)) return;
     this._checkLiveness();
   }
 
   /** HTTP transports do not close when the server dies; a failed ping is how we find out. */
   private _checkLiveness(): void {
-    if (this._kind === 'stdio' || this._probing || this._closed) return;
+    if (this._kind === 'stdio' || this._probing || this._closed || this._handshaking) return;
     this._probing = true;
-    this._client
-      .ping({ timeout: LIVENESS_TIMEOUT_MS })
+    // 2026-07-28 has no ping; server/discover is the cheap request there.
+    const probe = this._client.getProtocolEra() === 'modern' ? this._client.discover({ timeout: LIVENESS_TIMEOUT_MS }) : this._client.ping({ timeout: LIVENESS_TIMEOUT_MS });
+    probe
       .catch((err) => {
         if (this._closed) return;
         this._markClosed(`the server stopped answering: ${describeError(err)}`);
@@ -322,6 +450,8 @@ export class McpSession {
   private _markClosed(reason: string | undefined): void {
     if (this._closed) return;
     this._closed = true;
+    this._auth?.dispose();
+    this._auth = undefined;
     this._closeReason = reason ?? 'connection closed';
     for (const timer of this._relistTimers.values()) clearTimeout(timer);
     this._relistTimers.clear();
@@ -345,23 +475,24 @@ export class McpSession {
   }
 
   private _explainStartFailure(err: unknown): Error {
-    if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed && this._closeReason) {
-      return new Error(this._closeReason);
+    if (err instanceof McpAuthRequiredError) return err;
+    if (err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed && (this._startFailure ?? this._closeReason)) {
+      return new Error(this._startFailure ?? this._closeReason);
     }
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+    if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) {
       return new Error(`no answer to initialize within ${formatSeconds(this._o.startupTimeoutMs)}`);
     }
-    const status = err instanceof StreamableHTTPError || err instanceof SseError ? err.code : undefined;
+    const status = err instanceof SdkHttpError ? err.status : err instanceof SseError ? err.code : undefined;
     if (status === 401 || status === 403) {
       if (hasAuthorizationHeader(this._o.launch.headers)) {
         return new Error(
           `the server refused the connection (HTTP ${status}): the "Authorization" header was sent and rejected. ` +
-            `Check that the token is valid, not expired and allowed to use this server (OAuth sign-in is not supported yet)`,
+            `Check that the token is valid, not expired and allowed to use this server, or remove the header to sign in with OAuth`,
         );
       }
       return new Error(
         `the server refused the connection (HTTP ${status}): it needs credentials. Add an "Authorization" header ` +
-          `to its entry, e.g. "headers": { "Authorization": "Bearer \${input:token}" } (OAuth sign-in is not supported yet)`,
+          `to its entry, e.g. "headers": { "Authorization": "Bearer \${input:token}" }`,
       );
     }
     return new Error(describeError(err));
@@ -375,4 +506,17 @@ export class McpSession {
 /** Whether `headers` carries an Authorization header (names are case-insensitive). */
 export function hasAuthorizationHeader(headers: Readonly<Record<string, string>> | undefined): boolean {
   return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+}
+
+/** JSON-RPC codes the 1.x line used for a local timeout and a closed connection; kept on {@link McpCallError}. */
+const REQUEST_TIMEOUT_CODE = -32001;
+const CONNECTION_CLOSED_CODE = -32000;
+
+/** A failure that only signing in (again) can fix. */
+function isAuthFailure(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof McpAuthRequiredError || e instanceof UnauthorizedError) return true;
+    if (e instanceof SdkHttpError && e.status === 401) return true;
+  }
+  return false;
 }

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { LineSplitter, LineTooLongError } from './LineSplitter';
 import { DEFAULT_SHUTDOWN_GRACE_MS, endProcesses, findDescendants, signalProcessGroup, sweepProcessGroup, trackProcessGroup, untrackProcessGroup, waitUntil } from './processGroup';
 import { buildSpawnPlan } from './spawnCommand';
@@ -207,12 +206,14 @@ export class McpStdioTransport implements Transport {
       this._options.onStdoutNoise?.(line);
       return;
     }
-    const message = JSONRPCMessageSchema.safeParse(parsed);
-    if (!message.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(parsed);
+    } catch {
       this._options.onStdoutNoise?.(line);
       return;
     }
-    this.onmessage?.(message.data);
+    this.onmessage?.(message);
   }
 
   private _readStderr(child: ChildProcess): void {

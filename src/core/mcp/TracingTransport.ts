@@ -1,5 +1,5 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import type { McpStdioTransport } from './McpStdioTransport';
 
 /**
  * Passes everything through to another transport, noting the negotiated protocol version and reporting each JSON-RPC message while
@@ -51,6 +51,11 @@ export class TracingTransport implements Transport {
     return this.inner.sessionId;
   }
 
+  /** Streamable HTTP opens one request per message; the SDK cancels by closing it on 2026-07-28. */
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
   start(): Promise<void> {
     return this.inner.start();
   }
@@ -67,5 +72,22 @@ export class TracingTransport implements Transport {
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
     this.inner.setProtocolVersion?.(version);
+  }
+}
+
+/**
+ * The stdio flavour: exposes `pid` and `stderr` as the SDK's own stdio transport does, which is how
+ * the SDK tells a local pipe (silence on `server/discover` means a 2025-era server) from HTTP.
+ */
+export class StdioTracingTransport extends TracingTransport {
+  declare readonly inner: McpStdioTransport;
+
+  get pid(): number | undefined {
+    return this.inner.pid;
+  }
+
+  /** Stderr is read line by line by the inner transport; nothing else may consume it. */
+  get stderr(): null {
+    return null;
   }
 }

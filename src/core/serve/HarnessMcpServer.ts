@@ -4,14 +4,12 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
-  GetPromptResultSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-  ReadResourceResultSchema,
   type CallToolResult,
   type ServerCapabilities,
   type Tool,
@@ -194,7 +192,7 @@ export class HarnessMcpServer implements IDisposable {
   private async _readResource(uri: string, client: ServeClientIdentity, signal: AbortSignal) {
     const target = this.catalog.resolveResource(uri);
     return this._relay(client, 'resources/read', uri, target?.server, { uri }, signal, async (connection) => {
-      const result = await connection.request({ method: 'resources/read', params: { uri: target!.uri } }, ReadResourceResultSchema, this._callOptions(connection, signal));
+      const result = await connection.request({ method: 'resources/read', params: { uri: target!.uri } }, this._callOptions(connection, signal));
       return { ...result, contents: result.contents.map((c) => ({ ...c, uri: gatewayUri(target!.server, c.uri) })) };
     });
   }
@@ -202,7 +200,7 @@ export class HarnessMcpServer implements IDisposable {
   private async _getPrompt(name: string, args: Record<string, string>, client: ServeClientIdentity, signal: AbortSignal) {
     const target = this.catalog.resolvePrompt(name);
     return this._relay(client, 'prompts/get', name, target?.server, args, signal, (connection) =>
-      connection.request({ method: 'prompts/get', params: { name: target!.prompt, arguments: args } }, GetPromptResultSchema, this._callOptions(connection, signal)),
+      connection.request({ method: 'prompts/get', params: { name: target!.prompt, arguments: args } }, this._callOptions(connection, signal)),
     );
   }
 

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { Emitter, Event } from '../base/event';
 import { Disposable, IDisposable, toDisposable } from '../base/lifecycle';
 import { ArgumentValidator } from './ArgumentValidator';

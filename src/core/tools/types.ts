@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 
 /** Content block of a tool result, as MCP defines it. */
 export type McpContentBlock = CallToolResult['content'][number];

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeMcpToolNames } from '../../../src/core/tools/McpToolNaming';
 import { ToolRegistry } from '../../../src/core/tools/ToolRegistry';

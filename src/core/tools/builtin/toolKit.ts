@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { errorResult, formatByteSize } from '../formatToolResult';
 import type { BuiltinTool, ToolCallResult } from '../types';
 import { WorkspacePathError } from './WorkspaceRoots';

@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { IMcpAuthHost, IMcpRedirectReceiver, IMcpSecretStore } from '../core';
+
+/** Set to `off` to keep OAuth tokens in memory only (each run signs in again); any other value is the file to use. */
+export const TOKEN_STORE_ENV = 'MCP_HARNESS_TOKEN_STORE';
+
+/** `~/.config/mcp-harness/oauth.json` (XDG, or %APPDATA% on Windows), or undefined when storing is off. */
+export function defaultTokenFile(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
+  const setting = env[TOKEN_STORE_ENV];
+  if (setting === 'off') return undefined;
+  if (setting) return path.resolve(setting);
+  const base = platform === 'win32' ? (env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming')) : (env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'));
+  return path.join(base, 'mcp-harness', 'oauth.json');
+}
+
+/** Secrets in one JSON file readable by its owner only (0600, in a 0700 folder). */
+export class FileSecretStore implements IMcpSecretStore {
+  constructor(readonly file: string) {}
+
+  async get(key: string): Promise<string | undefined> {
+    return this._read()[key];
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    this._write({ ...this._read(), [key]: value });
+  }
+
+  async delete(key: string): Promise<void> {
+    const all = this._read();
+    if (!(key in all)) return;
+    delete all[key];
+    this._write(all);
+  }
+
+  private _read(): Record<string, string> {
+    try {
+      const value: unknown = JSON.parse(fs.readFileSync(this.file, 'utf8'));
+      return typeof value === 'object' && value !== null ? (value as Record<string, string>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private _write(all: Record<string, string>): void {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    const temp = `${this.file}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, JSON.stringify(all, null, 2), { mode: 0o600 });
+    fs.chmodSync(temp, 0o600);
+    fs.renameSync(temp, this.file);
+  }
+}
+
+/** Secrets for this process only. */
+export class MemorySecretStore implements IMcpSecretStore {
+  private readonly _values = new Map<string, string>();
+  async get(key: string): Promise<string | undefined> {
+    return this._values.get(key);
+  }
+  async set(key: string, value: string): Promise<void> {
+    this._values.set(key, value);
+  }
+  async delete(key: string): Promise<void> {
+    this._values.delete(key);
+  }
+}
+
+/** Receives the authorization redirect on `http://127.0.0.1:PORT/callback` (RFC 8252 loopback redirect). */
+export class LoopbackRedirectReceiver implements IMcpRedirectReceiver {
+  private _callback: ((query: URLSearchParams) => void) | undefined;
+
+  private constructor(
+    private readonly _server: http.Server,
+    readonly redirectUrl: string,
+    private readonly _open: (url: URL) => Promise<void>,
+  ) {
+    _server.on('request', (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname !== '/callback' || !this._callback) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>MCP Harness</title><p>Signed in. You can close this tab.</p>');
+      this._callback(url.searchParams);
+    });
+  }
+
+  static async listen(open: (url: URL) => Promise<void>): Promise<LoopbackRedirectReceiver> {
+    const server = http.createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const { port } = server.address() as { port: number };
+    return new LoopbackRedirectReceiver(server, `http://127.0.0.1:${port}/callback`, open);
+  }
+
+  async authorize(authorizationUrl: URL, signal: AbortSignal): Promise<URLSearchParams> {
+    const arrived = new Promise<URLSearchParams>((resolve, reject) => {
+      this._callback = resolve;
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    await this._open(authorizationUrl);
+    return arrived;
+  }
+
+  dispose(): void {
+    this._callback = undefined;
+    this._server.close();
+    this._server.closeAllConnections();
+  }
+}
+
+/** Opens `url` with `$BROWSER` when set, else the platform's opener; never waits for the browser to close. */
+export function openInBrowser(url: URL, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<void> {
+  const [command, ...args] = env.BROWSER
+    ? [...env.BROWSER.split(' ').filter(Boolean), url.href]
+    : platform === 'darwin'
+      ? ['open', url.href]
+      : platform === 'win32'
+        ? ['cmd', '/c', 'start', '""', url.href]
+        : ['xdg-open', url.href];
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true, env });
+    child.once('error', () => resolve()); // no opener: the URL was printed
+    child.once('spawn', () => {
+      child.unref();
+      resolve();
+    });
+  });
+}
+
+export interface CliAuthHostOptions {
+  readonly secrets: IMcpSecretStore;
+  /** Whether signing in is allowed now (the `login` command); otherwise only saved sign-ins are used. */
+  readonly allowSignIn: boolean;
+  /** An HTTPS URL of this client's metadata document, offered as its client ID where supported. */
+  readonly clientMetadataUrl?: string;
+  open(url: URL): Promise<void>;
+  say(line: string): void;
+}
+
+/** The terminal as the core's auth host: `login` is the confirmation, the redirect comes back on loopback. */
+export class CliAuthHost implements IMcpAuthHost {
+  constructor(private readonly _o: CliAuthHostOptions) {}
+
+  get secrets(): IMcpSecretStore {
+    return this._o.secrets;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this._o.clientMetadataUrl;
+  }
+
+  async confirmSignIn(server: string, authorizationHost: string): Promise<boolean> {
+    if (!this._o.allowSignIn) return false;
+    this._o.say(`Signing in to ${server} at ${authorizationHost}: your browser opens; finish there.`);
+    return true;
+  }
+
+  createRedirectReceiver(): Promise<IMcpRedirectReceiver> {
+    return LoopbackRedirectReceiver.listen(async (url) => {
+      this._o.say(`If no browser opened, visit: ${url.href}`);
+      await this._o.open(url);
+    });
+  }
+}

@@ -1,0 +1,129 @@
+import { SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import type { McpOAuthClientConfig } from '../config/types';
+import { McpOAuthProvider, readSignInState } from './McpOAuthProvider';
+import { McpAuthRequiredError, type IMcpAuthHost, type IMcpRedirectReceiver } from './types';
+
+/** Sign-ins one connect may go through: the first, and one step-up to more scopes. */
+const MAX_SIGN_INS = 2;
+
+export interface McpHttpAuthOptions {
+  readonly server: string;
+  readonly serverUrl: string;
+  readonly host: IMcpAuthHost;
+  /** Whether the user asked to sign in now; otherwise only stored tokens are used (and refreshed). */
+  readonly interactive: boolean;
+  readonly preregistered?: McpOAuthClientConfig;
+  /** Whether the entry sends its own Authorization header (then OAuth stays out of the way). */
+  readonly hasAuthorizationHeader: boolean;
+}
+
+/**
+ * OAuth for one connection attempt to an HTTP server. The SDK does discovery, registration, PKCE,
+ * token exchange, refresh and step-up through {@link McpOAuthProvider}; this decides when the
+ * browser may open and carries the redirect back.
+ */
+export class McpHttpAuth {
+  private _receiver: IMcpRedirectReceiver | undefined;
+  private _hadCredentials = false;
+
+  private constructor(
+    private readonly _o: McpHttpAuthOptions,
+    /** Undefined: nothing stored and no sign-in asked for, so a 401 means "sign-in required". */
+    readonly provider: McpOAuthProvider | undefined,
+  ) {}
+
+  static async create(options: McpHttpAuthOptions): Promise<McpHttpAuth> {
+    const { host, serverUrl, preregistered } = options;
+    if (options.hasAuthorizationHeader) return new McpHttpAuth(options, undefined);
+    const state = await readSignInState(host.secrets, serverUrl);
+    if (!options.interactive && state !== 'tokens') {
+      const auth = new McpHttpAuth(options, undefined);
+      auth._hadCredentials = state === 'lost';
+      return auth;
+    }
+    const receiver = options.interactive ? await host.createRedirectReceiver(options.server) : undefined;
+    const provider = new McpOAuthProvider({
+      serverUrl,
+      secrets: host.secrets,
+      preregistered,
+      clientMetadataUrl: host.clientMetadataUrl,
+      redirectUrl: receiver?.redirectUrl,
+    });
+    const auth = new McpHttpAuth(options, provider);
+    auth._receiver = receiver;
+    auth._hadCredentials = state !== 'none' && !options.interactive;
+    return auth;
+  }
+
+  /**
+   * Runs `connect` until it succeeds. When the SDK stops at the browser step, asks the user, opens
+   * the authorization URL, checks the redirect's `state`, hands it to `finish` (which validates
+   * `iss` and redeems the code) and connects again.
+   */
+  async run(connect: () => Promise<void>, finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
+    for (let signIns = 0; ; signIns++) {
+      try {
+        return await connect();
+      } catch (err) {
+        const pending = this.provider?.pendingAuthorization;
+        if (signal.aborted || !pending || !(err instanceof UnauthorizedError || err instanceof SdkHttpError)) throw this._translate(err);
+        if (signIns >= MAX_SIGN_INS) throw new McpAuthRequiredError('sign-in required: the server still refuses access after signing in');
+        this.provider.pendingAuthorization = undefined;
+        await finish(await this._browserStep(pending, signal));
+      }
+    }
+  }
+
+  /** Whether a mid-session request for more access can be answered by asking the user again. */
+  get canStepUp(): boolean {
+    return this._receiver !== undefined && this.provider?.pendingAuthorization !== undefined;
+  }
+
+  /** Answers a mid-session step-up: asks, opens the browser, redeems the code through `finish`. */
+  async stepUp(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
+    const pending = this.provider?.pendingAuthorization;
+    if (!pending) throw new McpAuthRequiredError('sign-in required');
+    this.provider!.pendingAuthorization = undefined;
+    await finish(await this._browserStep(pending, signal));
+  }
+
+  dispose(): void {
+    this._receiver?.dispose();
+    this._receiver = undefined;
+  }
+
+  private async _browserStep(authorizationUrl: URL, signal: AbortSignal): Promise<URLSearchParams> {
+    const { host, server } = this._o;
+    if (!(await host.confirmSignIn(server, authorizationUrl.host))) throw new McpAuthRequiredError('sign-in required: sign-in was declined');
+    const callback = await this._receiver!.authorize(authorizationUrl, signal);
+    const error = callback.get('error');
+    // The redirect's own text is not shown: in a mix-up attack it comes from the attacker.
+    if (error !== null) throw new McpAuthRequiredError(`sign-in required: the authorization server answered "${safeCode(error)}"`);
+    if (callback.get('state') !== this.provider!.expectedState) throw new McpAuthRequiredError('sign-in required: the redirect did not match the sign-in that was started');
+    return callback;
+  }
+
+  /** Errors that mean "the user must sign in" become {@link McpAuthRequiredError}; others pass. */
+  private _translate(err: unknown): unknown {
+    const found = findAuthRequired(err);
+    if (found) return this._hadCredentials ? new McpAuthRequiredError('sign-in required: the saved sign-in is no longer valid, sign in again') : found;
+    const status = err instanceof SdkHttpError ? err.status : undefined;
+    if (err instanceof UnauthorizedError || (status === 401 && !this._o.hasAuthorizationHeader)) {
+      return new McpAuthRequiredError(this._hadCredentials ? 'sign-in required: the saved sign-in is no longer valid, sign in again' : 'sign-in required');
+    }
+    return err;
+  }
+}
+
+/** The {@link McpAuthRequiredError} in `err` or its causes. */
+function findAuthRequired(err: unknown): McpAuthRequiredError | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof McpAuthRequiredError) return e;
+  }
+  return undefined;
+}
+
+/** OAuth error codes are short ASCII words; anything else is not echoed. */
+function safeCode(code: string): string {
+  return /^[\w.-]{1,64}$/.test(code) ? code : 'an error';
+}

@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import type { IMcpAuthHost, IMcpRedirectReceiver, IMcpSecretStore } from '../core';
+
+const CALLBACK_PATH = '/oauth/callback';
+
+/**
+ * VS Code as the core's OAuth host: a modal question before the browser opens, the redirect back
+ * through the extension's URI handler (`asExternalUri`, so Remote and code-server work), and
+ * tokens and client registrations in SecretStorage.
+ */
+export class VscodeAuthHost implements IMcpAuthHost, vscode.UriHandler, vscode.Disposable {
+  readonly secrets: IMcpSecretStore;
+  /** Redirects waited for, by the `server` query parameter of their callback URI. */
+  private readonly _waiting = new Map<string, (query: URLSearchParams) => void>();
+  private readonly _registration: vscode.Disposable;
+
+  constructor(private readonly _context: vscode.ExtensionContext) {
+    const storage = _context.secrets;
+    this.secrets = {
+      get: async (key) => storage.get(key),
+      set: async (key, value) => storage.store(key, value),
+      delete: async (key) => storage.delete(key),
+    };
+    this._registration = vscode.window.registerUriHandler(this);
+  }
+
+  async confirmSignIn(server: string, authorizationHost: string): Promise<boolean> {
+    const pick = await vscode.window.showInformationMessage(`Sign in to ${server} at ${authorizationHost}?`, { modal: true }, 'Sign In');
+    return pick === 'Sign In';
+  }
+
+  /** One redirect URI per server (stable, so its client registration stays valid). */
+  async createRedirectReceiver(server: string): Promise<IMcpRedirectReceiver> {
+    const nonce = server;
+    const own = vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: this._context.extension.id, path: CALLBACK_PATH, query: `server=${encodeURIComponent(server)}` });
+    const external = await vscode.env.asExternalUri(own);
+    const waiting = this._waiting;
+    return {
+      redirectUrl: external.toString(true),
+      async authorize(authorizationUrl, signal) {
+        const arrived = new Promise<URLSearchParams>((resolve, reject) => {
+          waiting.set(nonce, resolve);
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+        if (!(await vscode.env.openExternal(vscode.Uri.parse(authorizationUrl.href, true)))) throw new Error('the browser could not be opened');
+        return arrived;
+      },
+      dispose() {
+        waiting.delete(nonce);
+      },
+    };
+  }
+
+  handleUri(uri: vscode.Uri): void {
+    if (uri.path !== CALLBACK_PATH) return;
+    const query = new URLSearchParams(uri.query);
+    const nonce = query.get('server');
+    const resolve = nonce ? this._waiting.get(nonce) : undefined;
+    if (!nonce || !resolve) return;
+    this._waiting.delete(nonce);
+    query.delete('server');
+    resolve(query);
+  }
+
+  dispose(): void {
+    this._registration.dispose();
+    this._waiting.clear();
+  }
+}

@@ -1,0 +1,138 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, oauthSecretKey, type McpHarness, type McpLogEntry } from '../../src/core';
+import { CliAuthHost, FileSecretStore } from '../../src/cli/CliAuthHost';
+import { processTag, waitForNoProcesses } from '../support/leaks';
+import { repoPath, startProcess, tempDir, writeJson } from '../support/servers';
+
+const oauthServer = repoPath('test/fixtures/servers/oauth.mjs');
+
+/** A user agent that follows the authorization server's redirects back to the loopback receiver. */
+async function browse(url: URL, visited: string[]): Promise<void> {
+  let next: string | null = url.href;
+  for (let hops = 0; next && hops < 5; hops++) {
+    visited.push(next);
+    const response: Response = await fetch(next, { redirect: 'manual' });
+    next = response.status >= 300 && response.status < 400 ? new URL(response.headers.get('location')!, next).href : null;
+    await response.arrayBuffer();
+  }
+}
+
+// Sign-in through the CLI's auth host (loopback redirect, 0600 token file) against an
+// OAuth-protected server of ours and its authorization server.
+describe('OAuth sign-in', () => {
+  const tag = processTag();
+  const tmp = tempDir();
+  const tokenFile = path.join(tmp.dir, 'config', 'oauth.json');
+  const logs: McpLogEntry[] = [];
+  const visited: string[] = [];
+  const confirmations: string[] = [];
+  const harnesses: McpHarness[] = [];
+  let base: string;
+  let stop: () => Promise<void>;
+  let configFile: string;
+
+  const stats = async () => (await fetch(`${base}/test/stats`)).json() as Promise<Record<string, unknown>>;
+  const control = async (what: 'expire' | 'revoke') => void (await fetch(`${base}/test/${what}`, { method: 'POST' })).arrayBuffer();
+
+  async function openHarness(allowSignIn: boolean): Promise<McpHarness> {
+    const host = new CliAuthHost({
+      secrets: new FileSecretStore(tokenFile),
+      allowSignIn,
+      open: (url) => browse(url, visited),
+      say: (line) => confirmations.push(line),
+    });
+    const harness = await createHarness({ configFiles: [configFile], authHost: host, traceEnabled: () => true, reconnectDelaysMs: [50] });
+    harness.onDidLog((e) => logs.push(e));
+    harnesses.push(harness);
+    return harness;
+  }
+
+  const state = (h: McpHarness) => h.servers().find((s) => s.name === 'secure')!;
+
+  beforeAll(async () => {
+    const server = await startProcess(process.execPath, [oauthServer], { env: tag.env, ready: /listening \d+/ });
+    stop = server.stop;
+    base = `http://127.0.0.1:${/listening (\d+)/.exec(server.output())![1]}`;
+    configFile = writeJson(tmp.dir, 'ws/.mcp.json', { mcpServers: { secure: { url: `${base}/mcp` } } });
+  });
+
+  afterAll(async () => {
+    await Promise.all(harnesses.map((h) => h.dispose()));
+    await stop?.();
+    expect(await waitForNoProcesses(tag.alive)).toEqual([]);
+    tmp.cleanup();
+  });
+
+  it('shows "sign-in required" instead of an error until the user signs in', async () => {
+    const harness = await openHarness(false);
+    expect(state(harness)).toMatchObject({ state: 'auth_required', error: 'sign-in required' });
+    expect(visited).toEqual([]);
+    const call = await harness.callTool('mcp__secure__whoami', {});
+    expect(call).toMatchObject({ isError: true, errorKind: 'unavailable' });
+    expect(call.text).toContain('sign-in required');
+  });
+
+  it('signs in: discovery, registration, PKCE authorization with the resource, loopback redirect, tokens in a 0600 file', async () => {
+    const harness = await openHarness(true);
+    await harness.signIn('secure');
+    expect(state(harness).state).toBe('running');
+    expect(state(harness).error).toBeUndefined();
+    expect(confirmations[0]).toBe(`Signing in to secure at 127.0.0.1:${new URL(base).port}: your browser opens; finish there.`);
+    const authorize = new URL(visited.find((u) => u.startsWith(`${base}/authorize`))!);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('resource')).toBe(`${base}/mcp`);
+    expect(authorize.searchParams.get('scope')).toBe('mcp:tools');
+    expect(visited.at(-1)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
+    expect((await harness.callTool('mcp__secure__whoami', {})).text).toMatch(/^client-\S+ mcp:tools$/);
+    expect(await stats()).toMatchObject({ registrations: 1, authorizations: 1, codeExchanges: 1, lastResource: `${base}/mcp` });
+    if (process.platform !== 'win32') expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+  });
+
+  it('uses the saved sign-in on the next start, and refreshes an expired token without the browser', async () => {
+    const harness = await openHarness(false);
+    expect(state(harness).state).toBe('running');
+    await control('expire');
+    expect((await harness.callTool('mcp__secure__echo', { text: 'after expiry' })).text).toBe('after expiry');
+    expect(await stats()).toMatchObject({ authorizations: 1, refreshes: 1 });
+  });
+
+  it('says "sign in again" when the refresh token was revoked', async () => {
+    const harness = harnesses.at(-1)!;
+    await control('revoke');
+    await control('expire');
+    const call = await harness.callTool('mcp__secure__echo', { text: 'x' });
+    expect(call).toMatchObject({ isError: true });
+    expect(call.text).toContain('sign in again');
+    await harness.manager.whenSettled();
+    expect(state(harness)).toMatchObject({ state: 'auth_required' });
+    expect(state(harness).error).toContain('sign in again');
+    expect(await stats()).toMatchObject({ authorizations: 1 });
+  });
+
+  it('never writes tokens, codes or the PKCE verifier to the logs', () => {
+    const stored = JSON.parse(fs.readFileSync(tokenFile, 'utf8')) as Record<string, string>;
+    const secrets = new Set<string>();
+    const collect = (value: unknown, key = ''): void => {
+      if (typeof value === 'string' && /token|secret/.test(key) && value.length >= 16) secrets.add(value);
+      else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) collect(v, k);
+    };
+    for (const raw of Object.values(stored)) collect(JSON.parse(raw));
+    const codes = visited.flatMap((u) => [new URL(u).searchParams.get('code')]).filter((c): c is string => !!c);
+    expect(codes.length).toBeGreaterThan(0);
+    const text = logs.map((e) => e.message).join('\n');
+    expect(logs.some((e) => e.source === 'rpc')).toBe(true);
+    for (const secret of [...secrets, ...codes]) expect(text).not.toContain(secret);
+  });
+
+  it('signs out: the saved sign-in is forgotten and the server asks again', async () => {
+    const harness = await openHarness(true);
+    await harness.signIn('secure');
+    expect(state(harness).state).toBe('running');
+    await harness.signOut('secure');
+    expect(state(harness)).toMatchObject({ state: 'auth_required', error: 'sign-in required' });
+    const stored = JSON.parse(fs.readFileSync(tokenFile, 'utf8')) as Record<string, string>;
+    expect(stored[oauthSecretKey(`${base}/mcp`)]).toBeUndefined();
+  });
+});
