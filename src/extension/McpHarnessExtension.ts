@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { McpHarness, type HarnessApplyResult, type HarnessTool } from '../core';
 import { registerCommands } from './commands';
-import { readUserServers, SETTINGS_SECTION } from './ConfigFiles';
+import { readUserServers, SETTINGS_SECTION, type IgnoredUserServers } from './ConfigFiles';
 import { ConfigWatcher } from './ConfigWatcher';
 import { ServerApprovals } from './ServerApprovals';
 import { ServerLogs } from './ServerLogs';
@@ -33,6 +33,8 @@ export class McpHarnessExtension implements vscode.Disposable {
   private readonly _enablement: ToolEnablement;
   private readonly _status: StatusBarController;
   private _serverCount: number | undefined;
+  /** The last ignored-settings report, so that an unchanged one is not shown again at every reload. */
+  private _ignoredReport = '';
 
   constructor(context: vscode.ExtensionContext) {
     const logs = this._add(new ServerLogs());
@@ -40,7 +42,7 @@ export class McpHarnessExtension implements vscode.Disposable {
     const approvals = this._add(new ServerApprovals(context.workspaceState, (names) => void this._startAll(names)));
     this._enablement = this._add(new ToolEnablement(context.workspaceState));
     this.harness = new McpHarness({
-      ...readHostConfig(),
+      ...this._readHostConfig(),
       inputResolver: inputs,
       checkStart: (def) => approvals.check(def),
       traceEnabled: (server) => logs.isTracing(server),
@@ -78,7 +80,7 @@ export class McpHarnessExtension implements vscode.Disposable {
 
   /** Re-reads every config location (and the settings) and applies the result as a diff. */
   async reload(options: { restartFailed: boolean }): Promise<HarnessApplyResult> {
-    const result = await this.harness.applyConfig(readHostConfig(), { restartFailed: options.restartFailed, wait: false });
+    const result = await this.harness.applyConfig(this._readHostConfig(), { restartFailed: options.restartFailed, wait: false });
     this._log.info(`configuration: +${result.added.length} added, ${result.restarted.length} restarted, ${result.removed.length} removed, ${result.unchanged.length} unchanged, ${result.configErrors.length} config errors`);
     return result;
   }
@@ -111,6 +113,24 @@ export class McpHarnessExtension implements vscode.Disposable {
     this._log.dispose();
   }
 
+  /** What the harness takes from the editor; settings it will not use are reported here. */
+  private _readHostConfig() {
+    const { userServers, ignored } = readUserServers();
+    this._reportIgnored(ignored);
+    return readHostConfig(userServers);
+  }
+
+  private _reportIgnored(ignored: readonly IgnoredUserServers[]): void {
+    const report = ignored.map((i) => `mcpHarness.servers in ${i.where} (${i.names.join(', ')}) is not used: ${i.reason}.`).join(' ');
+    if (report === this._ignoredReport) return;
+    this._ignoredReport = report;
+    if (!report) return;
+    this._log.warn(report);
+    void vscode.window.showWarningMessage(`MCP: ${report}`, 'Open Workspace Settings').then((pick) => {
+      if (pick) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettings', { query: 'mcpHarness.servers' });
+    });
+  }
+
   private _blocked(): string[] {
     return this.harness.snapshots().filter((s) => s.state.kind === 'blocked').map((s) => s.name);
   }
@@ -135,11 +155,11 @@ export class McpHarnessExtension implements vscode.Disposable {
 }
 
 /** What the harness takes from the editor: folders, the user's servers, and the settings. */
-function readHostConfig() {
+function readHostConfig(userServers: ReturnType<typeof readUserServers>['userServers']) {
   const settings = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   return {
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-    userServers: readUserServers(),
+    userServers,
     toolTimeoutMs: settings.get<number>('toolTimeoutMs'),
     maxOutputChars: settings.get<number>('maxOutputChars'),
     inheritEnv: settings.get<boolean>('inheritEnvironment'),
