@@ -109,6 +109,34 @@ suite('Trusted workspace: MCP Harness', function () {
     assert.equal(state('everything'), 'running');
   });
 
+  test('settings edits apply without a reload: toolTimeoutMs, then a server in mcpHarness.servers', async () => {
+    const settings = () => vscode.workspace.getConfiguration('mcpHarness');
+    const slow = { steps: 1, stepMs: 2500 }; // no answer and no progress for 2.5 s
+    const fixture = path.join(process.env.MCP_HARNESS_REPO!, 'test/fixtures/servers/fixture.mjs');
+    try {
+      let applied = configurationLines();
+      await settings().update('toolTimeoutMs', 1000, vscode.ConfigurationTarget.Global);
+      await until(() => configurationLines() > applied, 'the toolTimeoutMs edit applied');
+      const timedOut = await api.harness.callTool('mcp__fixture__slow', slow);
+      assert.equal(timedOut.errorKind, 'timeout', timedOut.text);
+      assert.equal(timedOut.text, 'fixture: no answer within 1 s');
+
+      applied = configurationLines();
+      await settings().update('servers', { 'from-settings': { command: 'node', args: [fixture, '--name=from-settings'] } }, vscode.ConfigurationTarget.Global);
+      await until(() => state('from-settings') === 'running', 'the server added in settings running');
+      const added = api.harness.snapshots().find((s) => s.name === 'from-settings')!;
+      assert.equal(added.definition.origin.source, 'user');
+      assert.equal(added.serverInfo?.name, 'from-settings');
+      assert.equal(state('fixture'), 'running', 'the other servers were left alone');
+    } finally {
+      await settings().update('toolTimeoutMs', undefined, vscode.ConfigurationTarget.Global);
+      await settings().update('servers', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await until(() => state('from-settings') === undefined, 'the server removed from settings gone');
+    const answered = await api.harness.callTool('mcp__fixture__slow', slow);
+    assert.equal(answered.errorKind, undefined, answered.text);
+  });
+
   function state(name: string): string | undefined {
     return api.harness.servers().find((s) => s.name === name)?.state;
   }
@@ -117,6 +145,13 @@ suite('Trusted workspace: MCP Harness', function () {
     return Object.fromEntries(api.harness.snapshots().map((s) => [s.name, s.pid]));
   }
 });
+
+/** How many "configuration: ..." lines (one per applied change) the extension's newest log has. */
+function configurationLines(): number {
+  const logs = findFiles(path.join(process.env.MCP_HARNESS_E2E_USER_DATA!, 'logs'), 'MCP Harness.log');
+  const newest = logs.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+  return newest ? fs.readFileSync(newest, 'utf8').split('\n').filter((l) => /\] configuration: /.test(l)).length : 0;
+}
 
 /**
  * The duration in the extension's "activated in N ms" log line, from its log file in the code-server
