@@ -96,6 +96,7 @@ async function smokeCheck(url, chromium, dev) {
   const { page } = browser;
   const status = ui.mcpStatusItem(page);
   const seen = { status: undefined, question: undefined };
+  let stopped = false;
   const say = (line) => console.log(`smoke: ${line}`);
   const timer = new Promise((r) => { setTimeout(r, SMOKE_TIMEOUT_MS, 'timeout').unref(); });
   const check = async () => {
@@ -104,15 +105,21 @@ async function smokeCheck(url, chromium, dev) {
     say(`workbench loaded: ${await page.title()}`);
     const all = new RegExp(`^\\s*MCP ${expected.length}/${expected.length} · \\d+ tools?$`);
     // A fresh VS Code has not approved the demo's servers yet: it asks (as a toast, or in the
-    // Notification Center in development mode). Answer it unless the servers already run.
-    // Never rejects: not being asked is fine when the servers run anyway.
-    const question = ui.approveFromNotification(page, { count: expected.length, timeout: SMOKE_TIMEOUT_MS })
-      .then((q) => { seen.question = q; }, () => {});
-    const running = status.filter({ hasText: all }).filter({ has: page.locator('.codicon-plug') }).waitFor({ timeout: SMOKE_TIMEOUT_MS });
-    running.catch(() => {}); // awaited below
-    await Promise.race([question, running]);
-    if (seen.question) say(`answered "Start" to: ${seen.question}`);
-    await running;
+    // Notification Center in development mode). Answer it unless the servers run already. The
+    // Notification Center can close again while the workbench settles, so it is looked at anew.
+    const question = new RegExp(`^Start ${expected.length} MCP servers? from \\.mcp\\.json\\?`);
+    const running = status.filter({ hasText: all }).filter({ has: page.locator('.codicon-plug') });
+    while (!stopped && (await running.count()) === 0) {
+      if (seen.question) {
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      const item = await ui.findNotification(page, question, { timeout: 2_000 }).catch(() => undefined);
+      if (!item) continue;
+      seen.question = (await item.locator('.notification-list-item-message').innerText()).trim();
+      await item.locator('.monaco-button', { hasText: /^Start$/ }).click();
+      say(`answered "Start" to: ${seen.question}`);
+    }
     seen.status = (await status.innerText()).trim();
     say(`status bar: ${seen.status}`);
     const hover = await ui.hoverText(page, status);
@@ -142,6 +149,7 @@ async function smokeCheck(url, chromium, dev) {
     console.error(`smoke: FAILED: ${error.message}`);
     return 1;
   } finally {
+    stopped = true;
     clearInterval(watchStatus);
     await browser.close();
   }
