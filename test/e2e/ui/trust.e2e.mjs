@@ -21,6 +21,13 @@ export async function run(ctx) {
   await trust.waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(ctx.resultsDir, 'ui-trust-editor.png') });
   await trust.click();
+  await waitForText(page.locator('.workspace-trust-editor'), /You trust this folder/);
+  // The trust editor opens as a modal editor; the command palette does not open over it.
+  await page.locator('.codicon-close[aria-label^="Close Modal Editor"]').click();
+  await page.locator('.workspace-trust-editor').waitFor({ state: 'hidden' });
+  for (const name of FIXTURE_SERVERS) {
+    await waitForText(serverTreeRow(page, name).locator('.label-description'), /^needs your approval to start$/, { timeout: 30_000 });
+  }
 
   // Trusted now, the servers still wait for the user's approval, then run.
   const question = await approveFromNotification(page, { count: FIXTURE_SERVERS.length, timeout: 60_000 });
