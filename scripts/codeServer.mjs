@@ -41,7 +41,9 @@ let exitHookInstalled = false;
  * @property {boolean} [trust] Enable workspace trust (default false: every folder is trusted).
  * @property {string} [host] Address to bind (default 127.0.0.1).
  * @property {number} [port] Port to bind (default: a free one).
- * @property {Record<string, unknown>} [settings] Settings added to the defaults (user and machine).
+ * @property {Record<string, unknown>} [settings] User settings added to the defaults (the browser's own settings.json).
+ * @property {Record<string, unknown>} [machineSettings] Settings of the server's machine (`Machine/settings.json`): the
+ *   workbench is a remote window, as with Remote SSH or a container, and reads `machine`-scoped settings only from there.
  * @property {Record<string, string>} [env] Extra environment for the server and its extension hosts.
  * @property {string[]} [vsix] `.vsix` files to install before the server starts.
  * @property {boolean} [devPayload] Honour `payload` in workbench URLs (extensionDevelopmentPath, tests); default true.
@@ -242,7 +244,7 @@ export function descendantPids(pid) {
   return found;
 }
 
-function makeSandbox({ node, trust = false, settings = {}, env = {} }) {
+function makeSandbox({ node, trust = false, settings = {}, machineSettings = {}, env = {} }) {
   const root = mkdtempSync(join(tmpdir(), 'mcp-harness-code-server-'));
   const home = join(root, 'home');
   const userDataDir = join(root, 'user-data');
@@ -252,8 +254,7 @@ function makeSandbox({ node, trust = false, settings = {}, env = {} }) {
   }
   const all = JSON.stringify({ ...BASE_SETTINGS, 'security.workspace.trust.enabled': trust, ...settings }, null, 2);
   writeFileSync(join(userDataDir, 'User', 'settings.json'), all);
-  // The workbench is a remote window: settings of `machine` scope are read from the server's own file.
-  writeFileSync(join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(settings, null, 2));
+  writeFileSync(join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(machineSettings, null, 2));
   // An empty config keeps code-server from writing one with a generated password into HOME.
   writeFileSync(join(root, 'config.yaml'), '');
   // Variables a VS Code terminal sets would make the server talk to that VS Code instead.

@@ -5,6 +5,8 @@
 //   - Node 24 from the npm registry (code-server's postinstall accepts only the Node major it targets);
 //   - code-server, compiled against that Node, in ${MCP_HARNESS_CACHE:-~/.cache/mcp-harness}.
 // code-server stays out of package.json: its postinstall breaks `npm ci` on the project's Node 20.
+// Every install runs with `cleanInstallEnv()`: nothing an outer `npm run` set reaches it. A failed
+// install removes its staging folder and says which log to read and what to run to retry.
 //
 // CLI: `node scripts/toolchain.mjs [--node24 | --all]` prints KEY=VALUE lines on stdout (progress goes
 // to stderr), so a shell can `eval "$(node scripts/toolchain.mjs --node24)"`.
@@ -12,7 +14,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const NODE24_VERSION = '24.22.3';
@@ -48,7 +50,7 @@ export async function ensureToolchain({ codeServer = true, log = (l) => process.
   mkdirSync(join(cache, 'logs'), { recursive: true });
   const release = await acquireLock(join(cache, '.lock'), log);
   try {
-    if (codeServer) installAptPackages(cache, log);
+    if (codeServer) await installAptPackages(cache, log);
     const node24 = await ensureNode24(cache, log);
     if (!codeServer) return { cache, node24 };
     const entry = await ensureCodeServer(cache, node24, log);
@@ -58,17 +60,23 @@ export async function ensureToolchain({ codeServer = true, log = (l) => process.
   }
 }
 
-function installAptPackages(cache, log) {
+async function installAptPackages(cache, log) {
   const missing = APT_PACKAGES.filter((p) => !p.present()).map((p) => p.name);
   if (missing.length === 0) return;
+  const command = `apt-get install -y ${missing.join(' ')}`;
   if (process.getuid?.() !== 0) {
-    throw new Error(`missing Debian packages; run: sudo apt-get install -y ${missing.join(' ')}`);
+    throw new Error(`missing Debian packages; run: sudo ${command}`);
   }
   log(`apt-get install ${missing.join(' ')}`);
   const logFile = join(cache, 'logs', 'apt.log');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  runLogged('apt-get', ['update'], { env, logFile });
-  runLogged('apt-get', ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', ...missing], { env, logFile, append: true });
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  // apt leaves nothing a later run would take for complete: each package's presence is checked anew.
+  try {
+    await runLogged('apt-get', ['update'], { env, logFile });
+    await runLogged('apt-get', ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', ...missing], { env, logFile, append: true });
+  } catch (error) {
+    throw installError(`installing the Debian packages ${missing.join(' ')}`, error, logFile, `${retryCommand()} (or: sudo ${command})`);
+  }
 }
 
 async function ensureNode24(cache, log) {
@@ -77,7 +85,7 @@ async function ensureNode24(cache, log) {
   const bin = join(dir, 'node_modules', pkg, 'bin', 'node');
   if (existsSync(join(dir, '.ok')) && existsSync(bin)) return bin;
   log(`installing ${pkg}@${NODE24_VERSION}`);
-  await installInto(dir, `${pkg}@${NODE24_VERSION}`, { logFile: join(cache, 'logs', `node-${NODE24_VERSION}.log`) });
+  await installPackage(dir, `${pkg}@${NODE24_VERSION}`, { logFile: join(cache, 'logs', `node-${NODE24_VERSION}.log`) });
   return bin;
 }
 
@@ -89,12 +97,11 @@ async function ensureCodeServer(cache, node24, log) {
   const nodeHome = join(node24, '..', '..');
   // node-gyp must build against Node 24's own headers; without nodedir it tries to download them.
   const env = {
-    ...process.env,
-    PATH: `${join(nodeHome, 'bin')}:${process.env.PATH}`,
+    PATH: `${join(nodeHome, 'bin')}:${cleanInstallEnv().PATH ?? ''}`,
     npm_config_nodedir: nodeHome,
     JOBS: 'max',
   };
-  await installInto(dir, `code-server@${CODE_SERVER_VERSION}`, {
+  await installPackage(dir, `code-server@${CODE_SERVER_VERSION}`, {
     env,
     allowScripts: { 'code-server': true, argon2: true },
     logFile: join(cache, 'logs', `code-server-${CODE_SERVER_VERSION}.log`),
@@ -102,57 +109,114 @@ async function ensureCodeServer(cache, node24, log) {
   return entry;
 }
 
-/** `npm install spec` into a fresh sibling folder, then renames it to `dir`. */
-async function installInto(dir, spec, { env = process.env, allowScripts = {}, logFile }) {
+/**
+ * The environment for an install this script launches: the caller's, without what npm sets for a
+ * script it runs. An outer `npm start` / `npm run ...` on the project's Node 20 exports `npm_config_*`
+ * (among them `npm_config_user_agent`, from which code-server's postinstall reads the Node version),
+ * `npm_package_*`, `npm_lifecycle_*`, `npm_execpath`, `INIT_CWD`, `NODE` and puts the project's
+ * `node_modules/.bin` folders and its own node-gyp shim first on PATH; an inner npm would take all of
+ * that as its own configuration. Without an outer npm there is nothing to remove.
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {NodeJS.ProcessEnv}
+ */
+export function cleanInstallEnv(env = process.env) {
+  const fromNpm = Object.keys(env).some((k) => /^npm_/i.test(k));
+  const clean = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined || /^npm_/i.test(key)) continue;
+    // Set by npm for its scripts; outside npm they are the user's own.
+    if (fromNpm && NPM_SCRIPT_VARIABLES.has(key)) continue;
+    clean[key] = value;
+  }
+  if (fromNpm && clean.PATH !== undefined) {
+    clean.PATH = clean.PATH.split(delimiter)
+      .filter((entry) => !(basename(entry) === '.bin' && basename(dirname(entry)) === 'node_modules') && !entry.endsWith(join('run-script', 'lib', 'node-gyp-bin')))
+      .join(delimiter);
+  }
+  return clean;
+}
+
+/** Variables npm sets (besides `npm_*`) in the environment of a script it runs. */
+const NPM_SCRIPT_VARIABLES = new Set(['INIT_CWD', 'NODE', 'COLOR', 'EDITOR']);
+
+/**
+ * `npm install spec` into a fresh sibling folder `dir.partial-PID`, then renames it to `dir` with an
+ * `.ok` marker inside. On failure the staging folder is removed and the error names the package, the
+ * log file and the command that retries, so nothing half-installed is left for a later run to take
+ * for complete.
+ * @param {string} dir Final folder.
+ * @param {string} spec npm package spec.
+ * @param {{ env?: Record<string, string>, allowScripts?: Record<string, boolean>, logFile: string, retry?: string }} options
+ *   `env`: variables added to the clean environment; `retry`: the command that retries (default `npm run toolchain`).
+ */
+export async function installPackage(dir, spec, { env = {}, allowScripts = {}, logFile, retry = retryCommand() }) {
+  mkdirSync(dirname(dir), { recursive: true });
   // Under the lock, any earlier staging folder belongs to an interrupted install.
   for (const name of readdirSync(dirname(dir))) {
     if (name.startsWith(`${basename(dir)}.partial-`)) rmSync(join(dirname(dir), name), { recursive: true, force: true });
   }
   const staging = `${dir}.partial-${process.pid}`;
-  mkdirSync(join(staging, '.tmp'), { recursive: true });
-  writeFileSync(join(staging, 'package.json'), JSON.stringify({ name: 'mcp-harness-toolchain', private: true, allowScripts }));
   const started = Date.now();
   try {
-    await runLoggedAsync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', spec], {
+    mkdirSync(join(staging, '.tmp'), { recursive: true });
+    writeFileSync(join(staging, 'package.json'), JSON.stringify({ name: 'mcp-harness-toolchain', private: true, allowScripts }));
+    await runLogged('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', spec], {
       cwd: staging, env: { ...env, TMPDIR: join(staging, '.tmp') }, logFile,
     });
+    rmSync(join(staging, '.tmp'), { recursive: true, force: true });
+    writeFileSync(join(staging, '.ok'), `${spec} installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staging, dir);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
-    throw error;
+    throw installError(`installing ${spec}`, error, logFile, retry);
   }
-  rmSync(join(staging, '.tmp'), { recursive: true, force: true });
-  writeFileSync(join(staging, '.ok'), `${spec} installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(staging, dir);
 }
 
-function runLogged(command, args, { env, logFile, append = false }) {
+/**
+ * Runs an install command with the clean environment plus `env`, its output in `logFile`.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: Record<string, string>, logFile: string, append?: boolean }} options
+ * @returns {Promise<void>} Rejects when the command cannot start or exits non-zero.
+ */
+export function runLogged(command, args, { cwd, env = {}, logFile, append = false }) {
+  mkdirSync(dirname(logFile), { recursive: true });
   writeFileSync(logFile, `$ ${command} ${args.join(' ')}\n`, { flag: append ? 'a' : 'w' });
-  const result = spawnSync(command, args, { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  writeFileSync(logFile, `${result.stdout ?? ''}${result.stderr ?? ''}`, { flag: 'a' });
-  if (result.status !== 0) throw errorWithLog(`${command} ${args.join(' ')} exited with ${result.status}`, logFile, result.error);
-}
-
-function runLoggedAsync(command, args, { cwd, env, logFile }) {
-  writeFileSync(logFile, `$ ${command} ${args.join(' ')}\n`);
   const out = createWriteStream(logFile, { flags: 'a' });
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...cleanInstallEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
-    child.on('error', reject);
-    child.on('close', (code) => out.end(() => {
+    let failed;
+    child.on('error', (error) => { failed = error; });
+    child.on('close', (code, signal) => out.end(() => {
       if (code === 0) resolve();
-      else reject(errorWithLog(`${command} ${args.join(' ')} exited with ${code}`, logFile));
+      else reject(new Error(`${command} ${args.join(' ')} ${failed ? `could not start (${failed.message})` : `exited with ${code ?? signal}`}`, { cause: failed }));
     }));
   });
 }
 
-/** Prints the end of an install log and returns the error to throw. */
-function errorWithLog(what, logFile, cause) {
-  const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
-  process.stderr.write(`${tail}\n`);
-  return new Error(`${what} (full log: ${logFile})`, { cause });
+/** The command that retries the installs, with the cache folder when it is not the default. */
+function retryCommand() {
+  return process.env.MCP_HARNESS_CACHE ? `MCP_HARNESS_CACHE=${shellQuote(process.env.MCP_HARNESS_CACHE)} npm run toolchain` : 'npm run toolchain';
+}
+
+/** The error an install failure ends in: what failed, the end of its log, where the log is, how to retry. */
+function installError(what, error, logFile, retry) {
+  let tail = '';
+  try {
+    tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-20).map((l) => `    ${l}`).join('\n');
+  } catch {
+    // no log written
+  }
+  return new Error([
+    `${what} failed: ${error.message}`,
+    ...(tail ? ['  end of the log:', tail] : []),
+    `  full log: ${logFile}`,
+    '  nothing was kept: the next run starts this install afresh',
+    `  retry: ${retry}`,
+  ].join('\n'), { cause: error });
 }
 
 /** A lock folder holding the owner's PID; a lock whose owner is gone or that is too old is taken over. */

@@ -28,10 +28,34 @@ export function workspaceConfigFiles(folder: vscode.Uri): { source: McpConfigSou
   ];
 }
 
-/** The host's own server entries: the `mcpHarness.servers` setting. */
-export function readUserServers(): { label: string; jsonPath: string; entries: unknown } {
-  const entries = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<unknown>(SETTINGS_KEY, {});
-  return { label: USER_SERVERS_LABEL, jsonPath: USER_SERVERS_PATH, entries };
+/** Server entries found where they are not read, and why. */
+export interface IgnoredUserServers {
+  /** Where they were found, e.g. `workspace settings`. */
+  readonly where: string;
+  readonly names: readonly string[];
+  readonly reason: string;
+}
+
+const NOT_FROM_WORKSPACE_SETTINGS =
+  "a workspace's settings may not define commands to run without your approval; put these servers in .vscode/mcp.json, where they need it";
+
+/**
+ * The host's own server entries: the `mcpHarness.servers` setting as the user set it (user settings,
+ * and in a remote window also the remote machine's settings). Values from workspace or folder
+ * settings are not used (a cloned repository must not start commands unasked) and are returned in
+ * `ignored`, so that they are reported rather than dropped without a word.
+ */
+export function readUserServers(): { userServers: { label: string; jsonPath: string; entries: unknown }; ignored: IgnoredUserServers[] } {
+  const inspected = vscode.workspace.getConfiguration(SETTINGS_SECTION).inspect<unknown>(SETTINGS_KEY);
+  const ignored: IgnoredUserServers[] = [];
+  for (const [where, value] of [
+    ['workspace settings', inspected?.workspaceValue],
+    ['folder settings', inspected?.workspaceFolderValue],
+  ] as const) {
+    const names = value && typeof value === 'object' ? Object.keys(value) : [];
+    if (names.length > 0) ignored.push({ where, names, reason: NOT_FROM_WORKSPACE_SETTINGS });
+  }
+  return { userServers: { label: USER_SERVERS_LABEL, jsonPath: USER_SERVERS_PATH, entries: inspected?.globalValue ?? {} }, ignored };
 }
 
 /**

@@ -3,7 +3,7 @@ import { HARNESS_VERSION, McpHarness, type HarnessApplyResult, type HarnessTool 
 import { ChatFeature } from './chat/ChatFeature';
 import { registerCommands } from './commands';
 import { VscodeAuthHost } from './VscodeAuthHost';
-import { readUserServers, SETTINGS_SECTION } from './ConfigFiles';
+import { readUserServers, SETTINGS_SECTION, type IgnoredUserServers } from './ConfigFiles';
 import { ConfigWatcher } from './ConfigWatcher';
 import { ServerApprovals } from './ServerApprovals';
 import { copyServerConfigurationCommand, GatewayDefinitionProvider } from './ServeIntegration';
@@ -37,6 +37,8 @@ export class McpHarnessExtension implements vscode.Disposable {
   private readonly _status: StatusBarController;
   private readonly _chat: ChatFeature;
   private _serverCount: number | undefined;
+  /** The last ignored-settings report, so that an unchanged one is not shown again at every reload. */
+  private _ignoredReport = '';
 
   constructor(context: vscode.ExtensionContext) {
     const logs = this._add(new ServerLogs());
@@ -45,7 +47,7 @@ export class McpHarnessExtension implements vscode.Disposable {
     this._enablement = this._add(new ToolEnablement(context.workspaceState));
     const authHost = this._add(new VscodeAuthHost(context));
     this.harness = new McpHarness({
-      ...readHostConfig(),
+      ...this._readHostConfig(),
       authHost,
       inputResolver: inputs,
       checkStart: (def) => approvals.check(def),
@@ -88,7 +90,7 @@ export class McpHarnessExtension implements vscode.Disposable {
 
   /** Re-reads every config location (and the settings) and applies the result as a diff. */
   async reload(options: { restartFailed: boolean }): Promise<HarnessApplyResult> {
-    const result = await this.harness.applyConfig(readHostConfig(), { restartFailed: options.restartFailed, wait: false });
+    const result = await this.harness.applyConfig(this._readHostConfig(), { restartFailed: options.restartFailed, wait: false });
     this._log.info(`configuration: +${result.added.length} added, ${result.restarted.length} restarted, ${result.removed.length} removed, ${result.unchanged.length} unchanged, ${result.configErrors.length} config errors`);
     return result;
   }
@@ -127,6 +129,24 @@ export class McpHarnessExtension implements vscode.Disposable {
     return this.harness.tools().filter((t) => t.server === undefined || this._enablement.isEnabled(t.server, t.originalName));
   }
 
+  /** What the harness takes from the editor; settings it will not use are reported here. */
+  private _readHostConfig() {
+    const { userServers, ignored } = readUserServers();
+    this._reportIgnored(ignored);
+    return readHostConfig(userServers);
+  }
+
+  private _reportIgnored(ignored: readonly IgnoredUserServers[]): void {
+    const report = ignored.map((i) => `mcpHarness.servers in ${i.where} (${i.names.join(', ')}) is not used: ${i.reason}.`).join(' ');
+    if (report === this._ignoredReport) return;
+    this._ignoredReport = report;
+    if (!report) return;
+    this._log.warn(report);
+    void vscode.window.showWarningMessage(`MCP: ${report}`, 'Open Workspace Settings').then((pick) => {
+      if (pick) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettings', { query: 'mcpHarness.servers' });
+    });
+  }
+
   private _blocked(): string[] {
     return this.harness.snapshots().filter((s) => s.state.kind === 'blocked').map((s) => s.name);
   }
@@ -151,11 +171,11 @@ export class McpHarnessExtension implements vscode.Disposable {
 }
 
 /** What the harness takes from the editor: folders, the user's servers, and the settings. */
-function readHostConfig() {
+function readHostConfig(userServers: ReturnType<typeof readUserServers>['userServers']) {
   const settings = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   return {
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-    userServers: readUserServers(),
+    userServers,
     toolTimeoutMs: settings.get<number>('toolTimeoutMs'),
     maxOutputChars: settings.get<number>('maxOutputChars'),
     inheritEnv: settings.get<boolean>('inheritEnvironment'),

@@ -73,8 +73,10 @@ async function reloadCommand(ctx: CommandContext): Promise<HarnessApplyResult> {
 async function startServerCommand(ctx: CommandContext, arg: ServerArg): Promise<void> {
   await withServer(ctx, arg, 'Start which server?', async (s) => {
     if (s.state.kind === 'blocked' && s.state.reason === NOT_TRUSTED) {
-      const pick = await vscode.window.showWarningMessage(`"${s.name}" comes from a workspace file and this workspace is not trusted.`, 'Manage Workspace Trust');
-      if (pick) await vscode.commands.executeCommand('workbench.trust.manage');
+      // The command is done once it has refused; the answer is handled whenever it comes.
+      void vscode.window.showWarningMessage(`"${s.name}" comes from a workspace file and this workspace is not trusted.`, 'Manage Workspace Trust').then((pick) => {
+        if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
+      });
       return;
     }
     // The user asked for this server by name: that is the approval.

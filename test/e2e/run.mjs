@@ -166,6 +166,7 @@ async function runSuite(run) {
       extensionEnvironment: {
         MCP_HARNESS_E2E_RUN: run.name,
         MCP_HARNESS_E2E_FOLDER: folder,
+        MCP_HARNESS_E2E_USER_DATA: server.userDataDir,
         ...((GREP ?? run.grep) ? { MOCHA_GREP: GREP ?? run.grep } : {}),
         ...run.env,
       },

@@ -14,7 +14,8 @@ const testModules: ReadonlyArray<() => Promise<unknown>> = [
 ];
 
 /**
- * Runs every test module. Rejects when a test fails, which makes VS Code exit with a non-zero code.
+ * Runs every test module. Rejects when a test fails or when no test is selected (a grep that matches
+ * nothing must not pass), which makes VS Code exit with a non-zero code.
  * Environment (from the runner's `extensionEnvironment`): MOCHA_GREP to select tests by title,
  * MOCHA_TIMEOUT for the per-test timeout in ms.
  */
@@ -30,7 +31,14 @@ export async function run(): Promise<void> {
   for (const load of testModules) {
     await load();
   }
-  const failures = await new Promise<number>((resolve) => mocha.run(resolve));
+  let selected = 0;
+  const failures = await new Promise<number>((resolve) => {
+    // The runner counts the tests the grep selects before it starts them.
+    selected = mocha.run(resolve).total;
+  });
+  if (selected === 0) {
+    throw new Error(`no extension-host test matches ${process.env.MOCHA_GREP ? `MOCHA_GREP ${JSON.stringify(process.env.MOCHA_GREP)}` : 'at all'}`);
+  }
   if (failures > 0) {
     throw new Error(`${failures} extension-host test(s) failed`);
   }

@@ -27,9 +27,19 @@ suite('Untrusted workspace: MCP Harness', function () {
     const user = api.harness.servers().find((s) => s.origin.source === 'user');
     assert.ok(user, 'a user-level server is configured for this run');
     assert.equal(user.state, 'running');
-    // Asking to start a workspace server does not start it while the workspace is untrusted.
-    void vscode.commands.executeCommand('mcpHarness.startServer', fromFiles[0].name);
-    await new Promise((r) => setTimeout(r, 1000));
-    assert.equal(api.harness.servers().find((s) => s.name === fromFiles[0].name)?.state, 'blocked');
+    // Asking to start a workspace server does not start it while the workspace is untrusted: the
+    // command finishes having refused, and the server never left `blocked`.
+    const name = fromFiles[0].name;
+    const states: string[] = [];
+    const listener = api.harness.onDidChange(() => states.push(api.harness.snapshots().find((s) => s.name === name)!.state.kind));
+    try {
+      await vscode.commands.executeCommand('mcpHarness.startServer', name);
+    } finally {
+      listener.dispose();
+    }
+    const after = api.harness.snapshots().find((s) => s.name === name)!;
+    assert.deepEqual(after.state, { kind: 'blocked', reason: NOT_TRUSTED });
+    assert.equal(after.pid, undefined);
+    assert.deepEqual(states.filter((k) => k !== 'blocked'), [], `${name} went through ${states.join(', ')}`);
   });
 });

@@ -1,5 +1,5 @@
 // Playwright helpers for driving the VS Code workbench served by code-server.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -261,4 +261,20 @@ export async function openApprovedWorkspace(ctx) {
   await openServersView(ctx.page, ctx.workbenchUrl());
   await approveFromNotification(ctx.page, { count: FIXTURE_SERVERS.length });
   return toolTotal(await waitForServersSettled(ctx.page));
+}
+
+/**
+ * The text of the extension's own log ("MCP Harness" output channel) of the newest window on a
+ * code-server, from the log file VS Code writes in its user data folder.
+ */
+export async function extensionLog(userDataDir, { channel = 'MCP Harness', timeout = 10_000 } = {}) {
+  const files = (dir) => (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []).flatMap((e) => {
+    const full = join(dir, e.name);
+    return e.isDirectory() ? files(full) : e.name === `${channel}.log` ? [full] : [];
+  });
+  for (const deadline = Date.now() + timeout; ; await new Promise((r) => setTimeout(r, 200))) {
+    const newest = files(join(userDataDir, 'logs')).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+    if (newest) return readFileSync(newest, 'utf8');
+    if (Date.now() > deadline) throw new Error(`no "${channel}.log" under ${userDataDir}/logs`);
+  }
 }

@@ -1,10 +1,11 @@
 // "MCP: Reload Servers" from the palette restarts the server in error and reports what it did; an edit
-// of .mcp.json in the editor adds a server to the view without any reload.
+// of .mcp.json in the editor adds a server to the view by itself, applied as a diff (the failed server
+// is not restarted by it).
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  approveFromNotification, findNotification, mcpStatusItem, openApprovedWorkspace, rowIcon, runCommand, serverTreeRow, toolTotal, waitForHoverText, waitForServersSettled, waitForText,
+  approveFromNotification, extensionLog, findNotification, mcpStatusItem, openApprovedWorkspace, rowIcon, runCommand, serverTreeRow, toolTotal, waitForHoverText, waitForServersSettled, waitForText,
 } from './lib.mjs';
 
 export async function run(ctx) {
@@ -58,9 +59,20 @@ export async function run(ctx) {
   await waitForText(second.locator('.label-description'), /^14 tools$/, { timeout: 60_000 });
   assert.equal(await rowIcon(second), 'pass-filled');
   await waitForText(mcpStatusItem(page), new RegExp(`^\\s*MCP 4/5 · ${total + 14} tools$`));
-  const messages = await page.locator('.notifications-center .notification-list-item-message').allInnerTexts();
-  assert.deepEqual(messages.filter((m) => m.startsWith('MCP: +')), [], 'no reload was run for the edit');
+  // The watcher applied the edit as a diff, not as "Reload Servers": one server added, the failed one
+  // not restarted again (still one restart), the rest untouched.
+  const applied = await lastLogLine(ctx.server.userDataDir, /\] configuration: \+1 added/);
+  assert.match(applied, /\] configuration: \+1 added, 0 restarted, 0 removed, 4 unchanged, 0 config errors$/);
+  await waitForHoverText(page, serverTreeRow(page, 'broken').locator('.monaco-icon-label'), [/^broken: error/, /^Restarts: 1$/m]);
   await page.screenshot({ path: join(ctx.resultsDir, 'ui-reload-added-server.png') });
+}
+
+/** The extension log's last "configuration:" line, once it matches `pattern` (the log is written asynchronously). */
+async function lastLogLine(userDataDir, pattern, timeout = 15_000) {
+  for (const deadline = Date.now() + timeout; ; await new Promise((r) => setTimeout(r, 200))) {
+    const last = (await extensionLog(userDataDir)).split('\n').filter((l) => /\] configuration: /.test(l)).at(-1) ?? '';
+    if (pattern.test(last) || Date.now() > deadline) return last;
+  }
 }
 
 /** The file's text once it contains `needle` (it is written by the workbench, asynchronously). */
