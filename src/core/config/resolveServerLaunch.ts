@@ -32,7 +32,7 @@ export async function resolveServerLaunch(
   if (def.type !== 'stdio') {
     const url = def.url === undefined ? undefined : sub(def.url);
     const oauth = def.oauth && { ...def.oauth, clientSecret: def.oauth.clientSecret === undefined ? undefined : sub(def.oauth.clientSecret) };
-    return { ok: true, launch: { type: def.type, url, args: [], env: {}, headers: mapValues(def.headers, sub), oauth } };
+    return { ok: true, launch: { type: def.type, url, args: [], env: {}, headers: mapValues(def.headers, sub), ...(oauth ? { oauth } : {}) } };
   }
   return resolveProcessLaunch(def, def.type, sub, ctx);
 }
