@@ -24,6 +24,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly _disposables: vscode.Disposable[] = [];
   private _refreshQueued = false;
+  /** Ticks once a second while a server waits to reconnect, so "next try in N s" counts down. */
+  private _countdown: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly _harness: McpHarness,
@@ -106,6 +108,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
   }
 
   dispose(): void {
+    clearTimeout(this._countdown);
     for (const d of this._disposables) d.dispose();
     this._onDidChangeTreeData.dispose();
   }
@@ -169,7 +172,22 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
     queueMicrotask(() => {
       this._refreshQueued = false;
       this._onDidChangeTreeData.fire(undefined);
+      this._scheduleCountdown();
     });
+  }
+
+  private _scheduleCountdown(): void {
+    clearTimeout(this._countdown);
+    this._countdown = undefined;
+    const now = Date.now();
+    const waits = this._harness
+      .snapshots()
+      .map((s) => (s.state.kind === 'reconnecting' ? s.state.nextAttemptAt : undefined))
+      .filter((at): at is number => at !== undefined && at > now);
+    if (waits.length === 0) return;
+    // Wake just after the soonest whole-second boundary of any countdown.
+    const next = Math.min(...waits.map((at) => ((at - now) % 1000) + 5));
+    this._countdown = setTimeout(() => this._queueRefresh(), next);
   }
 }
 
