@@ -17,7 +17,7 @@ export default {
     '!src/core/tools/ILogger.ts',
     '!src/core/**/index.ts',
   ],
-  thresholds: { high: 90, low: 85, break: 98 },
+  thresholds: { high: 95, low: 85, break: 90 },
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
