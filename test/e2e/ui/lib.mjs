@@ -145,7 +145,11 @@ export async function hoverText(page, locator, { timeout = 10_000 } = {}) {
 export async function waitForHoverText(page, locator, patterns, { timeout = 30_000 } = {}) {
   const deadline = Date.now() + timeout;
   for (;;) {
-    const text = await hoverText(page, locator);
+    // A tree re-rendered under the pointer (a server changing state) can swallow the hover: try again.
+    const text = await hoverText(page, locator).catch((error) => {
+      if (Date.now() > deadline) throw error;
+      return '';
+    });
     if (patterns.every((p) => p.test(text))) return text;
     if (Date.now() > deadline) throw new Error(`expected a hover matching ${patterns.join(' and ')} within ${timeout / 1000} s, got "${text}"`);
   }
