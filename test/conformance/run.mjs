@@ -11,11 +11,12 @@
 // The suite's CLI needs Node 22 or later; our client runs on the Node that runs this script (20)
 // when it can. Results land in test-results/conformance/<scenario>-<time>/checks.json. Exits 1 when
 // any check failed, a scenario left no results, or the client crashed or timed out.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { capture } from './capture.mjs';
 import { parseChecks } from './checks.mjs';
 
 const SCENARIOS = ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'];
@@ -178,18 +179,6 @@ function report(outcomes) {
 function run(command, args, what) {
   const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) throw new Error(`${what} failed (${command} ${args.join(' ')} exited with ${result.status ?? result.signal})`);
-}
-
-function capture(command, args, cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    // The suite colours its output whatever the terminal; the saved log should be plain text.
-    child.on('close', (code) => resolve({ code, output: output.replace(/\x1b\[[0-9;]*m/g, '') }));
-  });
 }
 
 main(process.argv.slice(2)).then(

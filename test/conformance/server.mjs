@@ -17,6 +17,7 @@ import * as http from 'node:http';
 import { homedir, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { capture } from './capture.mjs';
 
 /** Scenarios a server with only its own tools must pass, with the revisions each exists at. */
 const APPLICABLE = ['server-initialize', 'server-session-lifecycle', 'ping', 'tools-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
@@ -74,7 +75,7 @@ async function runScenario(node, url, revision, scenario, verbose) {
   const out = join(resultsDir, revision);
   mkdirSync(out, { recursive: true });
   const args = [suiteCli, 'server', '--url', url, '--scenario', scenario, '--spec-version', revision, '-o', out];
-  const { code, output } = await capture(node, args);
+  const { code, output } = await capture(node, args, root);
   writeFileSync(join(out, `${scenario}.log`), output);
   if (verbose) process.stderr.write(output);
   const checks = readChecks(out, scenario);
@@ -170,17 +171,6 @@ async function startProxy() {
 function run(command, args, what) {
   const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) throw new Error(`${what} failed (${command} ${args.join(' ')} exited with ${result.status ?? result.signal})`);
-}
-
-function capture(command, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output: output.replace(/\x1b\[[0-9;]*m/g, '') }));
-  });
 }
 
 main(process.argv.slice(2)).then(
