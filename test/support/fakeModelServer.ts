@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ModelProviderError, type ModelStreamEvent } from '../../src/core/agent/types';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -97,3 +98,15 @@ export const openAiUsage = (prompt: number, completion: number) => ({
   choices: [],
   usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
 });
+
+/** Drains a provider stream: the events it yielded, and the provider error that ended it, if any. */
+export async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<{ events: ModelStreamEvent[]; error?: ModelProviderError }> {
+  const events: ModelStreamEvent[] = [];
+  try {
+    for await (const e of stream) events.push(e);
+  } catch (err) {
+    if (!(err instanceof ModelProviderError)) throw err;
+    return { events, error: err };
+  }
+  return { events };
+}

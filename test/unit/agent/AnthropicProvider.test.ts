@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from '../../../src/core/agent/providers/AnthropicProvider';
-import { ModelProviderError, type ModelRequest, type ModelStreamEvent } from '../../../src/core/agent/types';
-import { FakeModelServer, jsonError, sse } from '../../support/fakeModelServer';
+import type { ModelRequest, ModelStreamEvent } from '../../../src/core/agent/types';
+import { collect, FakeModelServer, jsonError, sse } from '../../support/fakeModelServer';
 
 const request: ModelRequest = {
   system: 'Be brief.',
@@ -31,17 +31,6 @@ const messageEnd = (reason: string, output: number): Array<[string, unknown]> =>
   ['message_delta', { type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: output } }],
   ['message_stop', { type: 'message_stop' }],
 ];
-
-async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<{ events: ModelStreamEvent[]; error?: ModelProviderError }> {
-  const events: ModelStreamEvent[] = [];
-  try {
-    for await (const e of stream) events.push(e);
-  } catch (err) {
-    if (!(err instanceof ModelProviderError)) throw err;
-    return { events, error: err };
-  }
-  return { events };
-}
 
 describe('AnthropicProvider against a loopback Messages server', () => {
   const server = new FakeModelServer();

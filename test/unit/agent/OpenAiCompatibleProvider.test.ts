@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiCompatibleProvider } from '../../../src/core/agent/providers/OpenAiCompatibleProvider';
 import { ModelProviderError, type ModelRequest, type ModelStreamEvent } from '../../../src/core/agent/types';
-import { FakeModelServer, jsonError, openAiChunk, openAiUsage, sse } from '../../support/fakeModelServer';
+import { collect, FakeModelServer, jsonError, openAiChunk, openAiUsage, sse } from '../../support/fakeModelServer';
 
 const request: ModelRequest = {
   system: 'Be brief.',
@@ -15,17 +15,6 @@ const request: ModelRequest = {
   ],
   tools: [{ name: 'mcp__fx__echo', description: 'Echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
 };
-
-async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<{ events: ModelStreamEvent[]; error?: ModelProviderError }> {
-  const events: ModelStreamEvent[] = [];
-  try {
-    for await (const e of stream) events.push(e);
-  } catch (err) {
-    if (!(err instanceof ModelProviderError)) throw err;
-    return { events, error: err };
-  }
-  return { events };
-}
 
 describe('OpenAiCompatibleProvider against a loopback Chat Completions server', () => {
   const server = new FakeModelServer();
