@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { McpHarness } from '../core';
 import { AWAITING_APPROVAL } from './ServerApprovals';
 import { escapeMarkdown, stateLabel } from './serverPresentation';
+import { statusAccessibleLabel, summarizeStates } from './statusSummary';
 import type { ToolEnablement } from './ToolEnablement';
 
 /** Many model APIs, and VS Code's own chat, refuse more tools than this in one request. */
@@ -9,7 +10,8 @@ export const TOOL_LIMIT = 128;
 
 /**
  * `$(plug) MCP 3/4 · 27 tools`: running servers of those meant to run, and enabled tools.
- * Spins while any server starts, turns to warning colours when any is in error.
+ * Spins while a server starts or a reconnect attempt is under way; warning colours while a server is
+ * in error or down between reconnect attempts.
  */
 export class StatusBarController implements vscode.Disposable {
   private readonly _item = vscode.window.createStatusBarItem('mcpHarness.status', vscode.StatusBarAlignment.Left, 50);
@@ -28,28 +30,32 @@ export class StatusBarController implements vscode.Disposable {
 
   update(): void {
     const servers = this._harness.snapshots();
-    const active = servers.filter((s) => s.state.kind !== 'disabled');
-    const running = active.filter((s) => s.state.kind === 'running');
-    const busy = active.some((s) => s.state.kind === 'starting' || s.state.kind === 'reconnecting');
-    const failed = active.filter((s) => s.state.kind === 'error');
-    const awaiting = active.filter((s) => s.state.kind === 'blocked' && s.state.reason === AWAITING_APPROVAL);
+    const summary = summarizeStates(
+      servers.map((s) => s.state),
+      (state) => state.kind === 'blocked' && state.reason === AWAITING_APPROVAL,
+    );
+    const { running, active } = summary;
     const tools = this._harness.tools().filter((t) => t.server === undefined || this._enablement.isEnabled(t.server, t.originalName)).length;
-    const icon = busy ? '$(loading~spin)' : awaiting.length ? '$(shield)' : '$(plug)';
-    this._item.text = `${icon} MCP ${running.length}/${active.length} · ${tools} ${tools === 1 ? 'tool' : 'tools'}`;
-    this._item.backgroundColor = failed.length ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this._item.color = failed.length ? new vscode.ThemeColor('statusBarItem.warningForeground') : undefined;
+    this._item.text = `$(${summary.icon}) MCP ${running}/${active} · ${tools} ${tools === 1 ? 'tool' : 'tools'}`;
+    this._item.backgroundColor = summary.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this._item.color = summary.warning ? new vscode.ThemeColor('statusBarItem.warningForeground') : undefined;
     const md = new vscode.MarkdownString(undefined, true);
-    md.isTrusted = { enabledCommands: ['mcpHarness.approveServers'] };
-    md.appendMarkdown(`**MCP servers**: ${running.length} of ${active.length} running, ${tools} tools enabled\n\n`);
-    if (awaiting.length) {
-      md.appendMarkdown(`$(shield) ${awaiting.length === 1 ? '1 server waits' : `${awaiting.length} servers wait`} for your approval: [Allow them to start](command:mcpHarness.approveServers)\n\n`);
+    md.isTrusted = { enabledCommands: ['mcpHarness.approveServers', 'mcpHarness.signIn'] };
+    md.appendMarkdown(`**MCP servers**: ${running} of ${active} running, ${tools} tools enabled\n\n`);
+    if (summary.awaitingApproval) {
+      const waits = summary.awaitingApproval === 1 ? '1 server waits' : `${summary.awaitingApproval} servers wait`;
+      md.appendMarkdown(`$(shield) ${waits} for your approval: [Allow them to start](command:mcpHarness.approveServers)\n\n`);
+    }
+    if (summary.needSignIn) {
+      const needs = summary.needSignIn === 1 ? '1 server needs' : `${summary.needSignIn} servers need`;
+      md.appendMarkdown(`$(account) ${needs} you to sign in: [Sign In](command:mcpHarness.signIn)\n\n`);
     }
     for (const s of servers) md.appendMarkdown(`- ${escapeMarkdown(s.name)}: ${escapeMarkdown(stateLabel(s.state))}${s.state.kind === 'error' ? `: ${escapeMarkdown(s.state.message.split('\n')[0])}` : ''}\n`);
     if (tools > TOOL_LIMIT) {
       md.appendMarkdown(`\n$(warning) ${tools} tools are enabled; many models accept at most ${TOOL_LIMIT}. Uncheck tools in the MCP Servers view.`);
     }
     this._item.tooltip = md;
-    this._item.accessibilityInformation = { label: `MCP: ${running.length} of ${active.length} servers running, ${tools} tools${failed.length ? `, ${failed.length} in error` : ''}` };
+    this._item.accessibilityInformation = { label: statusAccessibleLabel(summary, tools) };
   }
 
   /** The text shown, for the view's own tests and for logs. */
