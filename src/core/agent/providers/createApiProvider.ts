@@ -3,8 +3,8 @@ import { AnthropicProvider, DEFAULT_ANTHROPIC_BASE_URL } from './AnthropicProvid
 import { DEFAULT_OPENAI_BASE_URL, OpenAiCompatibleProvider } from './OpenAiCompatibleProvider';
 import { resolveApiKey, type RetryOptions } from './providerSupport';
 
-export const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
-export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_OPENAI_MODEL = 'gpt-5.4-mini';
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
 
 /** What a host's settings say about an API provider; the key comes from its secret store. */
 export interface ApiProviderSettings extends RetryOptions {
