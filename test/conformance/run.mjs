@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Runs the MCP conformance suite's client scenarios against our client (test/conformance/client.ts).
 //
-//   node test/conformance/run.mjs [--verbose] [scenario ...]
+//   node test/conformance/run.mjs [--verbose] [--extensions] [scenario ...]
 //
 // Without scenarios it also runs, under the newest suite (the `conformance-next` alias), every
 // client scenario of the 2025-11-25 and 2026-07-28 requirement lists, each at its revision; the
 // 2026-07-28 list against expected-failures-2026-07-28.yaml, which names what fails today and why.
-// A failing scored check, or a listed failure that now passes, fails the run.
+// A failing scored check, or a listed failure that now passes, fails the run. Last it reports the
+// `extensions` scenarios (opt-in extensions), which never fail the run; `--extensions` runs only those.
 //
 // The suite's CLI needs Node 22 or later; our client runs on the Node that runs this script (20)
 // when it can. Results land in test-results/conformance/<scenario>-<time>/checks.json. Exits 1 when
@@ -46,6 +47,10 @@ async function main(argv) {
 
   rmSync(resultsDir, { recursive: true, force: true });
   mkdirSync(resultsDir, { recursive: true });
+  if (argv.includes('--extensions')) {
+    await reportExtensions(node24, clientNode, verbose);
+    return 0;
+  }
   const outcomes = [];
   for (const scenario of scenarios.length > 0 ? scenarios : SCENARIOS) {
     outcomes.push(await runScenario(scenario, node24, clientNode, verbose));
@@ -54,6 +59,7 @@ async function main(argv) {
   if (scenarios.length > 0) return code;
   let listsFailed = 0;
   for (const list of REQUIREMENT_LISTS) if (!(await runRequirementList(list, node24, clientNode, verbose))) listsFailed++;
+  await reportExtensions(node24, clientNode, verbose);
   return code || (listsFailed > 0 ? 1 : 0);
 }
 
@@ -75,19 +81,9 @@ async function runRequirementList({ revision, expectedFailures }, node24, client
   let checksTotal = 0;
   let ok = true;
   for (const name of names) {
-    const args = [nextSuiteCli, 'client', '--command', command, '--scenario', name, '--spec-version', revision, '--timeout', String(CLIENT_TIMEOUT_MS), '-o', out];
-    const { output } = await capture(node24, args, resultsDir);
-    if (verbose) process.stderr.write(output);
-    const dir = join(out, ...name.split('/').slice(0, -1));
-    const leaf = name.split('/').at(-1);
-    const last = existsSync(dir) ? readdirSync(dir).filter((d) => d.startsWith(`${leaf}-`) && /^\d/.test(d.slice(leaf.length + 1))).sort().at(-1) : undefined;
-    const file = last && join(dir, last, 'checks.json');
-    const { checks } = parseChecks(file && existsSync(file) ? readFileSync(file, 'utf8') : undefined, file ?? 'checks.json');
-    const failed = (checks ?? []).filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
-    const passed = (checks ?? []).filter((c) => c.status === 'SUCCESS').length;
+    const { passed, failed, clean } = await runNextScenario(node24, command, name, out, revision, verbose);
     checksPassed += passed;
     checksTotal += passed + failed.length;
-    const clean = !!checks && failed.length === 0;
     if (clean) passing++;
     const verdict = expected.has(name) ? (clean ? 'STALE' : 'xfail') : clean ? 'ok   ' : 'FAIL ';
     if (verdict === 'STALE' || verdict === 'FAIL ') ok = false;
@@ -96,6 +92,47 @@ async function runRequirementList({ revision, expectedFailures }, node24, client
   }
   console.log(`requirements ${revision}: ${passing}/${names.length} scenarios fully passing, ${checksPassed}/${checksTotal} checks${expected.size ? ` (expected to fail: ${[...expected].join(', ')})` : ''}`);
   return ok;
+}
+
+/**
+ * The suite's `extensions` scenarios (opt-in protocol extensions: DPoP, client credentials,
+ * enterprise-managed authorization, skills), run one at a time at the newest revision and reported
+ * with their counts. They are not part of any revision's requirements, so they never fail the run.
+ */
+async function reportExtensions(node24, clientNode, verbose) {
+  const listing = await capture(node24, [nextSuiteCli, 'list', '--client'], root);
+  const names = [...listing.output.matchAll(/^\s+- (\S+) \[extension\]/gm)].map((m) => m[1]);
+  const command = `${clientNode} ${relative(resultsDir, clientBundle)}`;
+  const out = join(resultsDir, 'extensions');
+  let passing = 0;
+  let checksPassed = 0;
+  let checksTotal = 0;
+  for (const name of names) {
+    const { passed, failed, skipped, clean } = await runNextScenario(node24, command, name, out, undefined, verbose);
+    checksPassed += passed;
+    checksTotal += passed + failed.length;
+    if (clean && passed > 0) passing++;
+    const verdict = !clean ? 'no   ' : passed > 0 ? 'yes  ' : 'n/a  ';
+    console.log(`${verdict} extension  ${name.padEnd(42)} ${passed} passed, ${failed.length} failed${skipped ? `, ${skipped} skipped` : ''}`);
+    if (!clean) for (const c of failed) console.log(`       ${c.id}: ${c.errorMessage ?? c.details?.message ?? c.description}`);
+  }
+  console.log(`extensions (reported, not required): ${passing}/${names.length} scenarios passing, ${checksPassed}/${checksTotal} checks`);
+}
+
+/** One scenario under the newest suite, one client run; reads back its checks.json. */
+async function runNextScenario(node24, command, name, out, revision, verbose) {
+  const args = [nextSuiteCli, 'client', '--command', command, '--scenario', name, ...(revision ? ['--spec-version', revision] : []), '--timeout', String(CLIENT_TIMEOUT_MS), '-o', out];
+  const { output } = await capture(node24, args, resultsDir);
+  if (verbose) process.stderr.write(output);
+  const dir = join(out, ...name.split('/').slice(0, -1));
+  const leaf = name.split('/').at(-1);
+  const last = existsSync(dir) ? readdirSync(dir).filter((d) => d.startsWith(`${leaf}-`) && /^\d/.test(d.slice(leaf.length + 1))).sort().at(-1) : undefined;
+  const file = last && join(dir, last, 'checks.json');
+  const { checks } = parseChecks(file && existsSync(file) ? readFileSync(file, 'utf8') : undefined, file ?? 'checks.json');
+  const failed = (checks ?? []).filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+  const passed = (checks ?? []).filter((c) => c.status === 'SUCCESS').length;
+  const skipped = (checks ?? []).filter((c) => c.status === 'SKIPPED').length;
+  return { passed, failed, skipped, clean: !!checks && failed.length === 0 };
 }
 
 /** Node 22+ for the suite's CLI: this one, the project's toolchain script, or a cached install. */
