@@ -1,7 +1,8 @@
-import { SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { SdkHttpError, UnauthorizedError, type FetchLike } from '@modelcontextprotocol/client';
 import type { McpOAuthClientConfig } from '../config/types';
-import { McpOAuthProvider, readSignInState } from './McpOAuthProvider';
-import { McpAuthRequiredError, type IMcpAuthHost, type IMcpRedirectReceiver } from './types';
+import { McpOAuthProvider, readMissingScopes, readSignInState } from './McpOAuthProvider';
+import { McpTokenRefresher } from './McpTokenRefresher';
+import { McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost, type IMcpRedirectReceiver } from './types';
 
 /** Sign-ins one connect may go through: the first, and one step-up to more scopes. */
 const MAX_SIGN_INS = 2;
@@ -15,6 +16,7 @@ export interface McpHttpAuthOptions {
   readonly preregistered?: McpOAuthClientConfig;
   /** Whether the entry sends its own Authorization header (then OAuth stays out of the way). */
   readonly hasAuthorizationHeader: boolean;
+  log?(message: string): void;
 }
 
 /**
@@ -25,6 +27,7 @@ export interface McpHttpAuthOptions {
 export class McpHttpAuth {
   private _receiver: IMcpRedirectReceiver | undefined;
   private _hadCredentials = false;
+  private _refresher: McpTokenRefresher | undefined;
 
   private constructor(
     private readonly _o: McpHttpAuthOptions,
@@ -42,15 +45,14 @@ export class McpHttpAuth {
       return auth;
     }
     const receiver = options.interactive ? await host.createRedirectReceiver(options.server) : undefined;
-    const provider = new McpOAuthProvider({
-      serverUrl,
-      secrets: host.secrets,
-      preregistered,
-      clientMetadataUrl: host.clientMetadataUrl,
-      redirectUrl: receiver?.redirectUrl,
-    });
+    // A sign-in after the server demanded more access asks for it now, not at the next refusal.
+    const missing = options.interactive ? await readMissingScopes(host.secrets, serverUrl) : [];
+    if (missing.length > 0) options.log?.(`signing in again for the access the server asked for (${missing.join(' ')})`);
+    const base = { serverUrl, secrets: host.secrets, preregistered, clientMetadataUrl: host.clientMetadataUrl };
+    const provider = new McpOAuthProvider({ ...base, redirectUrl: receiver?.redirectUrl, reauthorize: missing.length > 0 });
     const auth = new McpHttpAuth(options, provider);
     auth._receiver = receiver;
+    auth._refresher = new McpTokenRefresher(base, (m) => options.log?.(m));
     auth._hadCredentials = state !== 'none' && !options.interactive;
     return auth;
   }
@@ -72,6 +74,14 @@ export class McpHttpAuth {
         await finish(await this._browserStep(pending, signal));
       }
     }
+  }
+
+  /**
+   * The fetch for the transport: `base` with a refused expired token refreshed once for all
+   * requests refused with it (see {@link McpTokenRefresher}).
+   */
+  fetch(base: FetchLike | undefined, requestInit: RequestInit | undefined): FetchLike | undefined {
+    return this._refresher ? this._refresher.wrap(base, requestInit) : base;
   }
 
   /** Whether a mid-session request for more access can be answered by asking the user again. */
@@ -106,7 +116,7 @@ export class McpHttpAuth {
   /** Errors that mean "the user must sign in" become {@link McpAuthRequiredError}; others pass. */
   private _translate(err: unknown): unknown {
     const found = findAuthRequired(err);
-    if (found) return this._hadCredentials ? new McpAuthRequiredError('sign-in required: the saved sign-in is no longer valid, sign in again') : found;
+    if (found) return this._hadCredentials && !(found instanceof McpScopeRequiredError) ? new McpAuthRequiredError('sign-in required: the saved sign-in is no longer valid, sign in again') : found;
     const status = err instanceof SdkHttpError ? err.status : undefined;
     if (err instanceof UnauthorizedError || (status === 401 && !this._o.hasAuthorizationHeader)) {
       return new McpAuthRequiredError(this._hadCredentials ? 'sign-in required: the saved sign-in is no longer valid, sign in again' : 'sign-in required');

@@ -8,7 +8,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { McpOAuthClientConfig } from '../config/types';
-import { McpAuthRequiredError, type IMcpSecretStore } from './types';
+import { McpAuthRequiredError, McpScopeRequiredError, type IMcpSecretStore } from './types';
 
 /** What is kept per MCP server: registrations and tokens per authorization server (issuer). */
 interface McpStoredAuth {
@@ -16,7 +16,13 @@ interface McpStoredAuth {
   lastIssuer?: string;
   /** Set at the first sign-in and kept until sign-out, so losing the tokens reads "sign in again". */
   signedIn?: boolean;
+  /**
+   * Scopes a server demanded (step-up) while no browser could be opened; the next authorization
+   * asks for them along with what was granted, and a sign-in then starts a new authorization.
+   */
+  wantedScope?: string;
   clients: Record<string, StoredOAuthClientInformation>;
+  /** Each with `scope` as granted: from the token response, else what was asked for. */
   tokens: Record<string, StoredOAuthTokens>;
 }
 
@@ -33,7 +39,15 @@ export interface McpOAuthProviderOptions {
   readonly clientMetadataUrl?: string;
   /** Where the redirect comes back; absent when only stored tokens may be used or refreshed. */
   readonly redirectUrl?: string;
+  /**
+   * Start a new authorization instead of using the stored tokens (a sign-in asked for after the
+   * server demanded more access): the stored tokens are not offered until new ones are saved.
+   */
+  readonly reauthorize?: boolean;
 }
+
+/** Read-modify-writes per secret store and key, shared by every provider, so none is lost. */
+const writeQueues = new WeakMap<IMcpSecretStore, Map<string, Promise<void>>>();
 
 /** The key under which a server's OAuth credentials are stored. */
 export function oauthSecretKey(serverUrl: string): string {
@@ -47,6 +61,14 @@ export async function readSignInState(secrets: IMcpSecretStore, serverUrl: strin
   const stored = parseStored(raw);
   if (Object.keys(stored.tokens).length > 0) return 'tokens';
   return stored.signedIn ? 'lost' : 'none';
+}
+
+/** Scopes a server demanded that the stored tokens were not granted (empty when none are missing). */
+export async function readMissingScopes(secrets: IMcpSecretStore, serverUrl: string): Promise<string[]> {
+  const raw = await secrets.get(oauthSecretKey(serverUrl));
+  if (raw === undefined) return [];
+  const stored = parseStored(raw);
+  return missingScopes(stored.wantedScope, grantedScope(stored));
 }
 
 /**
@@ -64,11 +86,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private _verifier: string | undefined;
   private _state: string | undefined;
   private _discovery: OAuthDiscoveryState | undefined;
-  private _writes: Promise<void> = Promise.resolve();
+  /** The `scope` of the authorization request under way, recorded with its tokens if the answer has none. */
+  private _authorizationScope: string | undefined;
+  /** The same, once its code is being redeemed (the verifier was read for it). */
+  private _exchangeScope: string | undefined;
+  private _reauthorize: boolean;
   private readonly _key: string;
 
   constructor(private readonly _o: McpOAuthProviderOptions) {
     this._key = oauthSecretKey(_o.serverUrl);
+    this._reauthorize = _o.reauthorize === true;
     this.clientMetadataUrl = _o.preregistered ? undefined : _o.clientMetadataUrl;
     if (!_o.preregistered) {
       this.saveClientInformation = (info, ctx) => this._change((s) => void (s.clients[issuerOf(ctx, info)] = info));
@@ -119,6 +146,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    if (this._reauthorize) return undefined;
     const stored = await this._read();
     return stored.tokens[ctx?.issuer ?? stored.lastIssuer ?? NO_ISSUER];
   }
@@ -127,16 +155,36 @@ export class McpOAuthProvider implements OAuthClientProvider {
     // Discovery is kept only for the flow that just ended: a later refusal discovers again, so a
     // server that moved to another authorization server is followed there (and registered with).
     this._discovery = undefined;
+    const asked = this._exchangeScope;
+    this._exchangeScope = undefined;
+    this._reauthorize = false;
     return this._change((s) => {
       const issuer = issuerOf(ctx, tokens);
-      s.tokens[issuer] = tokens;
+      // An answer without `scope` granted what was asked (RFC 6749 §5.1); a refresh keeps the grant (§6).
+      const scope = tokens.scope || asked || s.tokens[issuer]?.scope;
+      s.tokens[issuer] = scope ? { ...tokens, scope } : tokens;
       s.lastIssuer = issuer;
       s.signedIn = true;
+      if (missingScopes(s.wantedScope, scope).length === 0) s.wantedScope = undefined;
     });
   }
 
-  redirectToAuthorization(authorizationUrl: URL): void {
-    if (!this.interactive) throw new McpAuthRequiredError('sign-in required');
+  /**
+   * Asks for the union of what was granted, what a server demanded earlier and what the SDK asks
+   * for now, so a step-up never trades the access already given for the new one. Without a
+   * browser, the demand is remembered for the next sign-in.
+   */
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    const stored = await this._read();
+    const scope = unionScopes(grantedScope(stored), stored.wantedScope, authorizationUrl.searchParams.get('scope') ?? undefined);
+    if (scope) authorizationUrl.searchParams.set('scope', scope);
+    if (!this.interactive) {
+      const missing = missingScopes(scope, grantedScope(stored));
+      if (missing.length === 0 || Object.keys(stored.tokens).length === 0) throw new McpAuthRequiredError('sign-in required');
+      await this._change((s) => void (s.wantedScope = unionScopes(s.wantedScope, missing.join(' '))));
+      throw new McpScopeRequiredError(missing);
+    }
+    this._authorizationScope = scope;
     this.pendingAuthorization = authorizationUrl;
   }
 
@@ -146,6 +194,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   codeVerifier(): string {
     if (this._verifier === undefined) throw new McpAuthRequiredError('sign-in required: no authorization is under way');
+    this._exchangeScope = this._authorizationScope;
     return this._verifier;
   }
 
@@ -166,22 +215,47 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   private async _read(): Promise<McpStoredAuth> {
-    await this._writes;
+    await this._queue().get(this._key);
     const raw = await this._o.secrets.get(this._key);
     return raw === undefined ? emptyStored() : parseStored(raw);
   }
 
-  /** Read-modify-write, one at a time, so two saves in a row do not lose either. */
+  /** Read-modify-write, one at a time per key, so two saves in a row do not lose either. */
   private _change(edit: (stored: McpStoredAuth) => void): Promise<void> {
-    const next = this._writes.then(async () => {
+    const queue = this._queue();
+    const next = (queue.get(this._key) ?? Promise.resolve()).then(async () => {
       const raw = await this._o.secrets.get(this._key);
       const stored = raw === undefined ? emptyStored() : parseStored(raw);
       edit(stored);
       await this._o.secrets.set(this._key, JSON.stringify(stored));
     });
-    this._writes = next.catch(() => undefined);
+    const settled = next.catch(() => undefined);
+    queue.set(this._key, settled);
+    void settled.then(() => queue.get(this._key) === settled && queue.delete(this._key));
     return next;
   }
+
+  private _queue(): Map<string, Promise<void>> {
+    let queue = writeQueues.get(this._o.secrets);
+    if (!queue) writeQueues.set(this._o.secrets, (queue = new Map()));
+    return queue;
+  }
+}
+
+/** The scopes granted with the most recent tokens. */
+function grantedScope(stored: McpStoredAuth): string | undefined {
+  return stored.tokens[stored.lastIssuer ?? NO_ISSUER]?.scope;
+}
+
+/** Space-separated scopes, each once, in first-seen order. */
+function unionScopes(...scopes: Array<string | undefined>): string | undefined {
+  const all = new Set(scopes.flatMap((s) => s?.split(/\s+/).filter(Boolean) ?? []));
+  return all.size > 0 ? [...all].join(' ') : undefined;
+}
+
+function missingScopes(wanted: string | undefined, granted: string | undefined): string[] {
+  const have = new Set(granted?.split(/\s+/) ?? []);
+  return (wanted?.split(/\s+/) ?? []).filter((s) => s && !have.has(s));
 }
 
 function issuerOf(ctx: OAuthClientInformationContext | undefined, value: { issuer?: string }): string {
@@ -195,7 +269,7 @@ function emptyStored(): McpStoredAuth {
 function parseStored(raw: string): McpStoredAuth {
   try {
     const value = JSON.parse(raw) as Partial<McpStoredAuth>;
-    return { lastIssuer: value.lastIssuer, signedIn: value.signedIn, clients: value.clients ?? {}, tokens: value.tokens ?? {} };
+    return { lastIssuer: value.lastIssuer, signedIn: value.signedIn, wantedScope: value.wantedScope, clients: value.clients ?? {}, tokens: value.tokens ?? {} };
   } catch {
     return emptyStored(); // unreadable: as if never signed in
   }

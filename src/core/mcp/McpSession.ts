@@ -9,6 +9,7 @@ import {
   StreamableHTTPClientTransport,
   UnauthorizedError,
   type CallToolResult,
+  type FetchLike,
   type ClientCapabilities,
   type ElicitRequest,
   type ElicitResult,
@@ -24,7 +25,7 @@ import {
 import type { McpResolvedLaunch } from '../config';
 import { McpHttpAuth } from '../auth/McpHttpAuth';
 import type { McpOAuthProvider } from '../auth/McpOAuthProvider';
-import { McpAuthRequiredError, type IMcpAuthHost } from '../auth/types';
+import { McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost } from '../auth/types';
 import type { McpTransportKind } from '../config/types';
 import { Emitter, type Event } from '../base/event';
 import type { McpLogEntry } from './McpServerSnapshot';
@@ -233,6 +234,11 @@ export class McpSession {
   private _classifyCallError(err: unknown, options: McpCallOptions): McpCallError {
     if (err instanceof McpCallError) return err;
     if (options.signal?.aborted) return new McpCallError('cancelled', 'the call was cancelled');
+    const scopeRequired = findCause(err, McpScopeRequiredError);
+    if (scopeRequired) {
+      // The saved sign-in still works for the rest: the session stays; this call needs another sign-in.
+      return new McpCallError('unavailable', scopeRequired.message);
+    }
     if (this._o.auth && isAuthFailure(err)) {
       // The tokens are gone or no longer accepted: end the session, so the connection says "sign-in required".
       this._markClosed('the sign-in is no longer valid');
@@ -276,14 +282,16 @@ export class McpSession {
           interactive: this._o.auth.interactive,
           preregistered: launch.oauth,
           hasAuthorizationHeader: hasAuthorizationHeader(launch.headers),
+          log: (message) => this._o.log('info', 'harness', message),
         })
       : undefined;
     const authProvider = auth?.provider;
-    if (!auth) return this._connectHttp(url, requestInit, undefined, signal);
+    if (!auth) return this._connectHttp(url, requestInit, undefined, undefined, signal);
+    const authFetch = auth.fetch(undefined, requestInit);
     try {
       // After the browser step the failed transport redeems the code, then a fresh one connects.
       await auth.run(
-        () => this._connectHttp(url, requestInit, authProvider, signal),
+        () => this._connectHttp(url, requestInit, authProvider, authFetch, signal),
         (callback) => (this._transport.inner as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(callback),
         signal,
       );
@@ -296,10 +304,16 @@ export class McpSession {
     else auth.dispose();
   }
 
-  private async _connectHttp(url: URL, requestInit: RequestInit, authProvider: McpOAuthProvider | undefined, signal: AbortSignal): Promise<void> {
-    if (this._kind === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit, authProvider }), 'legacy', signal);
+  private async _connectHttp(
+    url: URL,
+    requestInit: RequestInit,
+    authProvider: McpOAuthProvider | undefined,
+    fetch: FetchLike | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (this._kind === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit, authProvider, fetch }), 'legacy', signal);
     try {
-      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit, authProvider, maxStepUpRetries: 2 }), 'auto', signal);
+      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch, maxStepUpRetries: 2 }), 'auto', signal);
     } catch (err) {
       // The spec's backwards-compatibility rule: a 4xx to the first POST means a legacy SSE server.
       // Authorization failures are not that; they are reported as they are.
@@ -307,7 +321,7 @@ export class McpSession {
       if (signal.aborted || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw err;
       this._o.log('info', 'harness', `Streamable HTTP answered ${status}; trying the legacy SSE transport`);
       this._kind = 'sse';
-      await this._connectWith(new SSEClientTransport(url, { requestInit, authProvider }), 'legacy', signal);
+      await this._connectWith(new SSEClientTransport(url, { requestInit, authProvider, fetch }), 'legacy', signal);
     }
   }
 
@@ -511,6 +525,14 @@ export function hasAuthorizationHeader(headers: Readonly<Record<string, string>>
 /** JSON-RPC codes the 1.x line used for a local timeout and a closed connection; kept on {@link McpCallError}. */
 const REQUEST_TIMEOUT_CODE = -32001;
 const CONNECTION_CLOSED_CODE = -32000;
+
+/** The first error of type `type` in `err` or its causes. */
+function findCause<T extends Error>(err: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof type) return e;
+  }
+  return undefined;
+}
 
 /** A failure that only signing in (again) can fix. */
 function isAuthFailure(err: unknown): boolean {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpAuthRequiredError, McpOAuthProvider, oauthSecretKey, type IMcpSecretStore } from '../../../src/core';
-import { readSignInState } from '../../../src/core/auth/McpOAuthProvider';
+import { readMissingScopes, readSignInState } from '../../../src/core/auth/McpOAuthProvider';
+import { McpScopeRequiredError } from '../../../src/core/auth/types';
 
 function memoryStore(): IMcpSecretStore & { values: Map<string, string> } {
   const values = new Map<string, string>();
@@ -45,9 +46,10 @@ describe('McpOAuthProvider', () => {
     expect(provider.clientMetadata.scope).toBe('a b');
   });
 
-  it('without a redirect it only refreshes: a flow that needs the browser is "sign-in required"', () => {
+  it('without a redirect it only refreshes: a flow that needs the browser is "sign-in required"', async () => {
     const provider = new McpOAuthProvider({ serverUrl, secrets: memoryStore() });
-    expect(() => provider.redirectToAuthorization(new URL('https://as1.example.test/authorize'))).toThrow(McpAuthRequiredError);
+    await expect(provider.redirectToAuthorization(new URL('https://as1.example.test/authorize'))).rejects.toThrow(McpAuthRequiredError);
+    expect(provider.pendingAuthorization).toBeUndefined();
   });
 
   it('losing the tokens reads "lost" until sign-out deletes the record', async () => {
@@ -58,5 +60,40 @@ describe('McpOAuthProvider', () => {
     expect(await readSignInState(secrets, serverUrl)).toBe('lost');
     await secrets.delete(oauthSecretKey(serverUrl));
     expect(await readSignInState(secrets, serverUrl)).toBe('none');
+  });
+
+  it('records the scope asked for when the token answer has none, and keeps it across a refresh', async () => {
+    const secrets = memoryStore();
+    const provider = new McpOAuthProvider({ serverUrl, secrets, redirectUrl: 'http://127.0.0.1:5000/callback' });
+    await provider.redirectToAuthorization(new URL('https://as1.example.test/authorize?scope=read'));
+    provider.saveCodeVerifier('v');
+    provider.codeVerifier(); // read for the code exchange
+    await provider.saveTokens({ access_token: 'a1', token_type: 'Bearer', refresh_token: 'r1' }, as1);
+    expect((await provider.tokens(as1))?.scope).toBe('read');
+    await provider.saveTokens({ access_token: 'a2', token_type: 'Bearer', refresh_token: 'r2' }, as1);
+    expect((await provider.tokens(as1))?.scope).toBe('read');
+    // An answer that names its scope is taken as it is.
+    await provider.saveTokens({ access_token: 'a3', token_type: 'Bearer', scope: 'read write' }, as1);
+    expect((await provider.tokens(as1))?.scope).toBe('read write');
+  });
+
+  it('asks for the granted scopes with the demanded ones; without a browser it remembers the demand', async () => {
+    const secrets = memoryStore();
+    const refreshOnly = new McpOAuthProvider({ serverUrl, secrets });
+    await refreshOnly.saveTokens({ access_token: 'a1', token_type: 'Bearer', scope: 'read' }, as1);
+    const demand = refreshOnly.redirectToAuthorization(new URL('https://as1.example.test/authorize?scope=admin'));
+    await expect(demand).rejects.toBeInstanceOf(McpScopeRequiredError);
+    await expect(demand).rejects.toMatchObject({ missingScopes: ['admin'] });
+    expect(await readMissingScopes(secrets, serverUrl)).toEqual(['admin']);
+
+    const signIn = new McpOAuthProvider({ serverUrl, secrets, redirectUrl: 'http://127.0.0.1:5000/callback', reauthorize: true });
+    expect(await signIn.tokens()).toBeUndefined(); // a new authorization, not the old tokens
+    await signIn.redirectToAuthorization(new URL('https://as1.example.test/authorize?scope=read'));
+    expect(signIn.pendingAuthorization?.searchParams.get('scope')).toBe('read admin');
+    signIn.saveCodeVerifier('v');
+    signIn.codeVerifier();
+    await signIn.saveTokens({ access_token: 'a2', token_type: 'Bearer' }, as1);
+    expect((await signIn.tokens())?.scope).toBe('read admin');
+    expect(await readMissingScopes(secrets, serverUrl)).toEqual([]);
   });
 });
