@@ -72,6 +72,12 @@ const LIST_DEBOUNCE_MS = 100;
 const LIVENESS_TIMEOUT_MS = 5000;
 /** A stdio server that does not answer `server/discover` within this is taken for a 2025-era server. */
 const STDIO_PROBE_TIMEOUT_MS = 3000;
+/**
+ * The same over HTTP, where a 2025-era server may hold an unknown request open. Long enough for a
+ * 2026-07-28 server on a loaded machine to answer (answering late only costs it the newer
+ * revision, if it also speaks 2025-11-25); at most half the startup time, so `initialize` still fits.
+ */
+const HTTP_PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * One live connection to one server: a transport, an SDK client, and the server's lists.
@@ -313,7 +319,7 @@ export class McpSession {
   ): Promise<void> {
     if (this._kind === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit, authProvider, fetch }), 'legacy', signal);
     try {
-      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch, maxStepUpRetries: 2 }), 'auto', signal);
+      await this._connectStreamable(() => new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch, maxStepUpRetries: 2 }), signal);
     } catch (err) {
       // The spec's backwards-compatibility rule: a 4xx to the first POST means a legacy SSE server.
       // Authorization failures are not that; they are reported as they are.
@@ -326,12 +332,34 @@ export class McpSession {
   }
 
   /**
+   * Probes with `server/discover`. The SDK takes an HTTP server that does not answer the probe for
+   * a broken one; a 2025-era server that ignores unknown requests is like that, so a probe that
+   * times out is followed by `initialize` alone on a fresh transport. An answer of 4xx or
+   * -32601 the SDK already takes for a 2025-era server.
+   */
+  private async _connectStreamable(transport: () => StreamableHTTPClientTransport, signal: AbortSignal): Promise<void> {
+    const probeTimeoutMs = Math.min(HTTP_PROBE_TIMEOUT_MS, Math.floor(this._o.startupTimeoutMs / 2));
+    try {
+      await this._connectWith(transport(), 'auto', signal, probeTimeoutMs);
+    } catch (err) {
+      if (signal.aborted || !isProbeTimeout(err, probeTimeoutMs)) throw err;
+      this._o.log(
+        'info',
+        'harness',
+        `no answer to server/discover within ${formatSeconds(probeTimeoutMs)}: taking it for a 2025-era server that ignores unknown requests, trying initialize`,
+      );
+      await this._transport.close().catch(() => undefined);
+      await this._connectWith(transport(), 'legacy', signal);
+    }
+  }
+
+  /**
    * Probes with `server/discover` on the server process itself. A 2025-era server that ends the
    * connection on the unknown request is started again and greeted with `initialize` alone.
    */
   private async _connectStdio(signal: AbortSignal): Promise<void> {
     try {
-      await this._connectWith(this._stdioTransport(), 'auto', signal);
+      await this._connectWith(this._stdioTransport(), 'auto', signal, Math.min(STDIO_PROBE_TIMEOUT_MS, this._o.startupTimeoutMs));
     } catch (err) {
       if (signal.aborted || !(err instanceof SdkError) || err.code !== SdkErrorCode.EraNegotiationFailed) throw err;
       this._o.log('info', 'harness', 'the server ended the connection on server/discover; starting it again for initialize');
@@ -344,8 +372,8 @@ export class McpSession {
    * A transport that closes before the handshake ends does not end the session: the caller may try
    * again (a legacy retry, a connect after signing in). Its reason is kept for the error.
    */
-  private async _connectWith(inner: Transport, mode: VersionNegotiationMode, signal: AbortSignal): Promise<void> {
-    this._client = this._createClient(mode, inner instanceof McpStdioTransport);
+  private async _connectWith(inner: Transport, mode: VersionNegotiationMode, signal: AbortSignal, probeTimeoutMs?: number): Promise<void> {
+    this._client = this._createClient(mode, probeTimeoutMs);
     const trace = (dir: 'send' | 'receive', msg: JSONRPCMessage) => this._traceMessage(dir, msg);
     this._transport =
       inner instanceof McpStdioTransport
@@ -354,9 +382,11 @@ export class McpSession {
     const transport = this._transport;
     const client = this._client;
     let closedWhileHandshaking = false;
+    // A transport whose handshake failed is the caller's to retry or report; its close ends nothing.
+    let handshakeFailed = false;
     this._handshaking = true;
     transport.onclose = () => {
-      if (this._transport !== transport) return;
+      if (this._transport !== transport || handshakeFailed) return;
       if (this._handshaking) closedWhileHandshaking = true;
       else this._onTransportClosed();
     };
@@ -368,6 +398,7 @@ export class McpSession {
     try {
       await client.connect(transport, { signal, timeout: this._o.startupTimeoutMs });
     } catch (err) {
+      handshakeFailed = true;
       if (closedWhileHandshaking) this._startFailure = this._describeTransportEnd();
       throw err;
     } finally {
@@ -375,6 +406,9 @@ export class McpSession {
       this._handshaking = false;
     }
     if (closedWhileHandshaking) this._onTransportClosed();
+    else if (mode === 'auto' && client.getProtocolEra() !== 'modern') {
+      this._o.log('info', 'harness', `the server did not take server/discover (a 2025-era server): connected with initialize, protocol ${this.protocolVersion ?? 'unknown'}`);
+    }
   }
 
   private _stdioTransport(): McpStdioTransport {
@@ -392,14 +426,14 @@ export class McpSession {
    * The same handlers answer a 2025-era server's own requests and the `input_required` rounds of a
    * 2026-07-28 server (the SDK retries the original request with the answers).
    */
-  private _createClient(mode: VersionNegotiationMode, stdio: boolean): Client {
+  private _createClient(mode: VersionNegotiationMode, probeTimeoutMs: number | undefined): Client {
     const { handlers, name } = this._o;
     const capabilities: ClientCapabilities = {};
     if (handlers.roots) capabilities.roots = { listChanged: true };
     if (handlers.elicit) capabilities.elicitation = { form: { applyDefaults: true } };
     const client = new Client(this._o.clientInfo, {
       capabilities,
-      versionNegotiation: { mode, probe: stdio ? { timeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, this._o.startupTimeoutMs) } : undefined },
+      versionNegotiation: { mode, probe: probeTimeoutMs === undefined ? undefined : { timeoutMs: probeTimeoutMs } },
     });
     if (handlers.roots) {
       const roots = handlers.roots;
@@ -532,6 +566,17 @@ function findCause<T extends Error>(err: unknown, type: abstract new (...args: n
     if (e instanceof type) return e;
   }
   return undefined;
+}
+
+/**
+ * Whether a connect failed because the version probe went unanswered. The SDK's timeout carries
+ * the time it waited; the probe's is shorter than `initialize`'s (the startup time), so the two
+ * cannot be mistaken for each other.
+ */
+function isProbeTimeout(err: unknown, probeTimeoutMs: number): boolean {
+  if (!(err instanceof SdkError) || err.code !== SdkErrorCode.RequestTimeout) return false;
+  const data = err.data as { timeout?: unknown } | undefined;
+  return data?.timeout === probeTimeoutMs;
 }
 
 /** A failure that only signing in (again) can fix. */
