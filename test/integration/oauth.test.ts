@@ -229,6 +229,16 @@ describe('OAuth step-up keeps the scopes already granted', () => {
     await harness.signOut('secure');
   });
 
+  it('calls refused together for more access share one step-up: one confirmation, one authorization', async () => {
+    const harness = await rig.open();
+    await harness.signIn('secure');
+    const before = rig.authorizationScopes().length;
+    const calls = await Promise.all(Array.from({ length: 4 }, () => harness.callTool('mcp__secure__admin', {})));
+    expect(calls.map((c) => c.text)).toEqual(Array(4).fill('mcp:tools mcp:admin'));
+    expect(rig.authorizationScopes().slice(before)).toEqual(['mcp:tools mcp:admin']);
+    await harness.signOut('secure');
+  });
+
   it('after a restart and a refresh: the demand is reported, and signing in asks for both scopes', async () => {
     const first = await rig.open();
     await first.signIn('secure');

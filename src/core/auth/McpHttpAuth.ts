@@ -28,6 +28,8 @@ export class McpHttpAuth {
   private _receiver: IMcpRedirectReceiver | undefined;
   private _hadCredentials = false;
   private _refresher: McpTokenRefresher | undefined;
+  private _stepUp: Promise<void> | undefined;
+  private _stepUpsDone = 0;
 
   private constructor(
     private readonly _o: McpHttpAuthOptions,
@@ -70,8 +72,7 @@ export class McpHttpAuth {
         const pending = this.provider?.pendingAuthorization;
         if (signal.aborted || !pending || !(err instanceof UnauthorizedError || err instanceof SdkHttpError)) throw this._translate(err);
         if (signIns >= MAX_SIGN_INS) throw new McpAuthRequiredError('sign-in required: the server still refuses access after signing in');
-        this.provider.pendingAuthorization = undefined;
-        await finish(await this._browserStep(pending, signal));
+        await this._authorize(finish, signal);
       }
     }
   }
@@ -84,22 +85,48 @@ export class McpHttpAuth {
     return this._refresher ? this._refresher.wrap(base, requestInit) : base;
   }
 
-  /** Whether a mid-session request for more access can be answered by asking the user again. */
-  get canStepUp(): boolean {
-    return this._receiver !== undefined && this.provider?.pendingAuthorization !== undefined;
+  /**
+   * Counts step-ups that ended with new tokens: a call refused while one ran (its refusal came
+   * after) is made again with them rather than asking once more.
+   */
+  get stepUpsDone(): number {
+    return this._stepUpsDone;
   }
 
-  /** Answers a mid-session step-up: asks, opens the browser, redeems the code through `finish`. */
-  async stepUp(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
-    const pending = this.provider?.pendingAuthorization;
-    if (!pending) throw new McpAuthRequiredError('sign-in required');
-    this.provider!.pendingAuthorization = undefined;
-    await finish(await this._browserStep(pending, signal));
+  /** Whether a mid-session request for more access can be answered by asking the user again. */
+  get canStepUp(): boolean {
+    return this._receiver !== undefined && (this._stepUp !== undefined || this.provider?.pendingAuthorization !== undefined);
+  }
+
+  /**
+   * Answers a mid-session step-up: asks, opens the browser, redeems the code through `finish`.
+   * Calls refused together share one: the user is asked once, and each call is then made again.
+   */
+  stepUp(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
+    if (this._stepUp) return this._stepUp;
+    if (!this.provider?.pendingAuthorization) return Promise.reject(new McpAuthRequiredError('sign-in required'));
+    const started = this._authorize(finish, signal)
+      .then(() => void this._stepUpsDone++)
+      .finally(() => (this._stepUp = undefined));
+    this._stepUp = started;
+    return started;
   }
 
   dispose(): void {
     this._receiver?.dispose();
     this._receiver = undefined;
+  }
+
+  /** The browser step for the pending authorization, then its code redeemed through `finish`. */
+  private async _authorize(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
+    const provider = this.provider!;
+    try {
+      const url = provider.takePendingAuthorization();
+      if (!url) throw new McpAuthRequiredError('sign-in required');
+      await finish(await this._browserStep(url, signal));
+    } finally {
+      provider.endAuthorization();
+    }
   }
 
   private async _browserStep(authorizationUrl: URL, signal: AbortSignal): Promise<URLSearchParams> {

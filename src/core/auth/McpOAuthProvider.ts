@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type {
   OAuthClientInformationContext,
   OAuthClientMetadata,
@@ -49,6 +49,14 @@ export interface McpOAuthProviderOptions {
 /** Read-modify-writes per secret store and key, shared by every provider, so none is lost. */
 const writeQueues = new WeakMap<IMcpSecretStore, Map<string, Promise<void>>>();
 
+/** One authorization request as the browser gets it, with what its redirect is checked and redeemed with. */
+interface McpAuthorizationRequest {
+  readonly url: URL;
+  readonly state: string | undefined;
+  readonly verifier: string | undefined;
+  readonly scope: string | undefined;
+}
+
 /** The key under which a server's OAuth credentials are stored. */
 export function oauthSecretKey(serverUrl: string): string {
   return `mcp-harness.oauth/${serverUrl}`;
@@ -79,16 +87,16 @@ export async function readMissingScopes(secrets: IMcpSecretStore, serverUrl: str
  */
 export class McpOAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl?: string;
-  /** Set by the SDK when the flow needs the browser; the caller opens it after asking. */
-  pendingAuthorization: URL | undefined;
   saveClientInformation?: (info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext) => Promise<void>;
 
-  private _verifier: string | undefined;
-  private _state: string | undefined;
+  /** PKCE verifiers by their S256 challenge: flows started together each find their own. */
+  private readonly _verifiers = new Map<string, string>();
   private _discovery: OAuthDiscoveryState | undefined;
-  /** The `scope` of the authorization request under way, recorded with its tokens if the answer has none. */
-  private _authorizationScope: string | undefined;
-  /** The same, once its code is being redeemed (the verifier was read for it). */
+  /** The newest authorization the SDK asked the browser for. */
+  private _pending: McpAuthorizationRequest | undefined;
+  /** The one the browser was sent to, fixed until its code is redeemed, whatever starts meanwhile. */
+  private _sent: McpAuthorizationRequest | undefined;
+  /** The `scope` of the request whose code is being redeemed, recorded with its tokens if the answer has none. */
   private _exchangeScope: string | undefined;
   private _reauthorize: boolean;
   private readonly _key: string;
@@ -123,14 +131,36 @@ export class McpOAuthProvider implements OAuthClientProvider {
     };
   }
 
+  /** Set when the flow needs the browser; the caller opens it after asking (see {@link takePendingAuthorization}). */
+  get pendingAuthorization(): URL | undefined {
+    return this._pending?.url;
+  }
+
+  /**
+   * Takes the authorization to open in the browser. Its `state`, verifier and scope stay the ones
+   * the redirect is checked and redeemed with until {@link endAuthorization}, even when another
+   * refused request starts a flow meanwhile.
+   */
+  takePendingAuthorization(): URL | undefined {
+    this._sent = this._pending;
+    this._pending = undefined;
+    return this._sent?.url;
+  }
+
+  /** The browser step is over (redeemed, refused or abandoned). */
+  endAuthorization(): void {
+    this._sent = undefined;
+    // Flows other refused requests started meanwhile are answered by this one.
+    this._pending = undefined;
+  }
+
   /** The `state` sent with the authorization request, to compare with the redirect's. */
   get expectedState(): string | undefined {
-    return this._state;
+    return this._sent?.state;
   }
 
   state(): string {
-    this._state = randomBytes(16).toString('base64url');
-    return this._state;
+    return randomBytes(16).toString('base64url');
   }
 
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
@@ -184,18 +214,25 @@ export class McpOAuthProvider implements OAuthClientProvider {
       await this._change((s) => void (s.wantedScope = unionScopes(s.wantedScope, missing.join(' '))));
       throw new McpScopeRequiredError(missing);
     }
-    this._authorizationScope = scope;
-    this.pendingAuthorization = authorizationUrl;
+    const challenge = authorizationUrl.searchParams.get('code_challenge');
+    this._pending = {
+      url: authorizationUrl,
+      state: authorizationUrl.searchParams.get('state') ?? undefined,
+      verifier: challenge === null ? undefined : this._verifiers.get(challenge),
+      scope,
+    };
+    if (challenge !== null) this._verifiers.delete(challenge);
   }
 
   saveCodeVerifier(codeVerifier: string): void {
-    this._verifier = codeVerifier;
+    this._verifiers.set(createHash('sha256').update(codeVerifier).digest('base64url'), codeVerifier);
   }
 
   codeVerifier(): string {
-    if (this._verifier === undefined) throw new McpAuthRequiredError('sign-in required: no authorization is under way');
-    this._exchangeScope = this._authorizationScope;
-    return this._verifier;
+    const verifier = this._sent?.verifier;
+    if (verifier === undefined) throw new McpAuthRequiredError('sign-in required: no authorization is under way');
+    this._exchangeScope = this._sent?.scope;
+    return verifier;
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
@@ -207,7 +244,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    if (scope === 'verifier' || scope === 'all') this._verifier = undefined;
+    if (scope === 'verifier' || scope === 'all') this._verifiers.clear();
     if (scope === 'discovery' || scope === 'all') this._discovery = undefined;
     if (scope === 'all') return this._change((s) => ((s.tokens = {}), (s.clients = {}), (s.lastIssuer = undefined)));
     if (scope === 'tokens') return this._change((s) => ((s.tokens = {}), (s.lastIssuer = undefined)));

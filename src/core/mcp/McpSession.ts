@@ -164,15 +164,18 @@ export class McpSession {
   /** Calls a tool by its original name. Rejects with {@link McpCallError} when no result came back. */
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
+    const stepUpsBefore = this._auth?.stepUpsDone;
     try {
       return await this._callOnce(name, args, options);
     } catch (err) {
       // A server asking for more scopes mid-session (step-up) after an interactive sign-in: the user
-      // is asked again, the browser opens once more, and the call is made again with the new token.
+      // is asked again (once for all calls refused together), the browser opens once more, and the
+      // call is made again with the new token.
       const auth = this._auth;
-      if (!auth?.canStepUp || options.signal?.aborted || !isAuthFailure(err)) throw this._classifyCallError(err, options);
+      const steppedUp = auth !== undefined && auth.stepUpsDone !== stepUpsBefore;
+      if (!auth || !(steppedUp || auth.canStepUp) || options.signal?.aborted || !isAuthFailure(err)) throw this._classifyCallError(err, options);
       try {
-        await auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), options.signal ?? new AbortController().signal);
+        if (!steppedUp) await auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), options.signal ?? new AbortController().signal);
         return await this._callOnce(name, args, options);
       } catch (again) {
         throw this._classifyCallError(again, options);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { McpAuthRequiredError, McpOAuthProvider, oauthSecretKey, type IMcpSecretStore } from '../../../src/core';
 import { readMissingScopes, readSignInState } from '../../../src/core/auth/McpOAuthProvider';
@@ -16,6 +17,16 @@ function memoryStore(): IMcpSecretStore & { values: Map<string, string> } {
 const serverUrl = 'https://mcp.example.test/mcp';
 const as1 = { issuer: 'https://as1.example.test' };
 const as2 = { issuer: 'https://as2.example.test' };
+
+/** Runs the provider's side of an authorization the SDK would start: verifier, redirect, code exchange. */
+async function authorize(provider: McpOAuthProvider, query: string, verifier = 'v'.repeat(43)): Promise<URL> {
+  provider.saveCodeVerifier(verifier);
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  await provider.redirectToAuthorization(new URL(`https://as1.example.test/authorize?${query}&code_challenge=${challenge}`));
+  const url = provider.takePendingAuthorization()!;
+  expect(provider.codeVerifier()).toBe(verifier); // read for the code exchange
+  return url;
+}
 
 describe('McpOAuthProvider', () => {
   it('keeps registrations and tokens per issuer: another authorization server gets none of them', async () => {
@@ -65,9 +76,7 @@ describe('McpOAuthProvider', () => {
   it('records the scope asked for when the token answer has none, and keeps it across a refresh', async () => {
     const secrets = memoryStore();
     const provider = new McpOAuthProvider({ serverUrl, secrets, redirectUrl: 'http://127.0.0.1:5000/callback' });
-    await provider.redirectToAuthorization(new URL('https://as1.example.test/authorize?scope=read'));
-    provider.saveCodeVerifier('v');
-    provider.codeVerifier(); // read for the code exchange
+    await authorize(provider, 'scope=read');
     await provider.saveTokens({ access_token: 'a1', token_type: 'Bearer', refresh_token: 'r1' }, as1);
     expect((await provider.tokens(as1))?.scope).toBe('read');
     await provider.saveTokens({ access_token: 'a2', token_type: 'Bearer', refresh_token: 'r2' }, as1);
@@ -88,12 +97,31 @@ describe('McpOAuthProvider', () => {
 
     const signIn = new McpOAuthProvider({ serverUrl, secrets, redirectUrl: 'http://127.0.0.1:5000/callback', reauthorize: true });
     expect(await signIn.tokens()).toBeUndefined(); // a new authorization, not the old tokens
-    await signIn.redirectToAuthorization(new URL('https://as1.example.test/authorize?scope=read'));
-    expect(signIn.pendingAuthorization?.searchParams.get('scope')).toBe('read admin');
-    signIn.saveCodeVerifier('v');
-    signIn.codeVerifier();
+    expect((await authorize(signIn, 'scope=read')).searchParams.get('scope')).toBe('read admin');
     await signIn.saveTokens({ access_token: 'a2', token_type: 'Bearer' }, as1);
     expect((await signIn.tokens())?.scope).toBe('read admin');
     expect(await readMissingScopes(secrets, serverUrl)).toEqual([]);
+  });
+
+  it('keeps the state and verifier of the authorization in the browser when another flow starts meanwhile', async () => {
+    const provider = new McpOAuthProvider({ serverUrl, secrets: memoryStore(), redirectUrl: 'http://127.0.0.1:5000/callback' });
+    const [first, second] = ['a'.repeat(43), 'b'.repeat(43)];
+    const challenge = (v: string) => createHash('sha256').update(v).digest('base64url');
+    // Two refused requests start flows at once, their steps interleaved.
+    const s1 = provider.state();
+    const s2 = provider.state();
+    provider.saveCodeVerifier(first);
+    provider.saveCodeVerifier(second);
+    await provider.redirectToAuthorization(new URL(`https://as1.example.test/authorize?state=${s2}&code_challenge=${challenge(second)}`));
+    await provider.redirectToAuthorization(new URL(`https://as1.example.test/authorize?state=${s1}&code_challenge=${challenge(first)}`));
+    const opened = provider.takePendingAuthorization()!;
+    expect(opened.searchParams.get('state')).toBe(s1);
+    // A third flow starting while the browser is out changes nothing about the one being finished.
+    provider.saveCodeVerifier('c'.repeat(43));
+    await provider.redirectToAuthorization(new URL(`https://as1.example.test/authorize?state=${provider.state()}&code_challenge=${challenge('c'.repeat(43))}`));
+    expect(provider.expectedState).toBe(s1);
+    expect(provider.codeVerifier()).toBe(first);
+    provider.endAuthorization();
+    expect(() => provider.codeVerifier()).toThrow(McpAuthRequiredError);
   });
 });
