@@ -32,7 +32,7 @@ export { Disposable, DisposableStore, MutableDisposable, toDisposable } from './
 export type { IDisposable } from './base/lifecycle';
 export { HARNESS_VERSION } from './version';
 export { diagnoseServer } from './diagnoseServer';
-export { McpAuthRequiredError } from './auth/types';
+export { McpAuthRequiredError, McpScopeRequiredError } from './auth/types';
 export type { IMcpAuthHost, IMcpRedirectReceiver, IMcpSecretStore } from './auth/types';
 export { McpOAuthProvider, oauthSecretKey } from './auth/McpOAuthProvider';
 export type { McpDiagnostic, DiagnoseOptions } from './diagnoseServer';

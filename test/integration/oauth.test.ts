@@ -136,3 +136,129 @@ describe('OAuth sign-in', () => {
     expect(stored[oauthSecretKey(`${base}/mcp`)]).toBeUndefined();
   });
 });
+
+/** An OAuth fixture server on loopback, with harnesses signing in through the CLI's auth host. */
+function oauthRig(flags: string[]) {
+  const tag = processTag();
+  const tmp = tempDir();
+  const tokenFile = path.join(tmp.dir, 'config', 'oauth.json');
+  const visited: string[] = [];
+  const logs: McpLogEntry[] = [];
+  const harnesses: McpHarness[] = [];
+  const rig = {
+    base: '',
+    visited,
+    logs,
+    stop: async () => undefined as void,
+    configFile: '',
+    stats: async () => (await fetch(`${rig.base}/test/stats`)).json() as Promise<Record<string, unknown>>,
+    control: async (what: 'expire' | 'revoke') => void (await fetch(`${rig.base}/test/${what}`, { method: 'POST' })).arrayBuffer(),
+    /** A new harness (as after a restart) reading the same token file; it may open the browser. */
+    async open(): Promise<McpHarness> {
+      const host = new CliAuthHost({ secrets: new FileSecretStore(tokenFile), allowSignIn: true, open: (url) => browse(url, visited), say: () => undefined });
+      const harness = await createHarness({ configFiles: [rig.configFile], authHost: host, reconnectDelaysMs: [50] });
+      harness.onDidLog((e) => logs.push(e));
+      harnesses.push(harness);
+      return harness;
+    },
+    /** The `scope` of each authorization request the browser was sent to. */
+    authorizationScopes: () => visited.filter((u) => u.startsWith(`${rig.base}/authorize`)).map((u) => new URL(u).searchParams.get('scope')),
+    async start() {
+      const server = await startProcess(process.execPath, [oauthServer, ...flags], { env: tag.env, ready: /listening \d+/ });
+      rig.stop = server.stop;
+      rig.base = `http://127.0.0.1:${/listening (\d+)/.exec(server.output())![1]}`;
+      rig.configFile = writeJson(tmp.dir, 'ws/.mcp.json', { mcpServers: { secure: { url: `${rig.base}/mcp` } } });
+    },
+    async dispose() {
+      await Promise.all(harnesses.map((h) => h.dispose()));
+      await rig.stop();
+      expect(await waitForNoProcesses(tag.alive)).toEqual([]);
+      tmp.cleanup();
+    },
+  };
+  return rig;
+}
+
+const secureState = (h: McpHarness) => h.servers().find((s) => s.name === 'secure')!;
+
+// The fixture's authorization server rotates refresh tokens and refuses one used twice: a second
+// refresh with the same token would lose the sign-in.
+describe('OAuth refresh, one at a time', () => {
+  const rig = oauthRig([]);
+  beforeAll(() => rig.start());
+  afterAll(() => rig.dispose());
+
+  it('answers ten calls refused together with an expired token with one refresh grant', async () => {
+    const first = await rig.open();
+    await first.signIn('secure');
+    expect(secureState(first).state).toBe('running');
+    await rig.control('expire');
+    const calls = await Promise.all(Array.from({ length: 10 }, (_, i) => first.callTool('mcp__secure__echo', { text: `call ${i}` })));
+    expect(calls.map((c) => c.text)).toEqual(Array.from({ length: 10 }, (_, i) => `call ${i}`));
+    expect(await rig.stats()).toMatchObject({ authorizations: 1, refreshes: 1, refusedRefreshes: 0 });
+  });
+
+  it('after a restart, ten calls with an expired token again need one refresh, and the rotated token is kept', async () => {
+    const again = await rig.open();
+    expect(secureState(again).state).toBe('running');
+    await rig.control('expire');
+    const calls = await Promise.all(Array.from({ length: 10 }, () => again.callTool('mcp__secure__whoami', {})));
+    for (const call of calls) expect(call).toMatchObject({ isError: false });
+    expect(await rig.stats()).toMatchObject({ authorizations: 1, refreshes: 2, refusedRefreshes: 0 });
+    // The newest refresh token was stored: one more expiry is refreshed with it, no browser.
+    await rig.control('expire');
+    expect((await again.callTool('mcp__secure__echo', { text: 'still signed in' })).text).toBe('still signed in');
+    expect(await rig.stats()).toMatchObject({ authorizations: 1, refreshes: 3, refusedRefreshes: 0 });
+  });
+});
+
+// Step-up asks for what was granted plus what the server demands, also when the tokens came from
+// the store or a refresh. The fixture's token answers carry no `scope`, so the client must record it.
+describe('OAuth step-up keeps the scopes already granted', () => {
+  const rig = oauthRig(['--omit-token-scope', '--step-up=admin:mcp:admin']);
+  beforeAll(() => rig.start());
+  afterAll(() => rig.dispose());
+
+  it('mid-session: the step-up authorization asks for both scopes', async () => {
+    const harness = await rig.open();
+    await harness.signIn('secure');
+    expect(rig.authorizationScopes()).toEqual(['mcp:tools']);
+    const call = await harness.callTool('mcp__secure__admin', {});
+    expect(call).toMatchObject({ isError: false, text: 'mcp:tools mcp:admin' });
+    expect(rig.authorizationScopes()).toEqual(['mcp:tools', 'mcp:tools mcp:admin']);
+    await harness.signOut('secure');
+  });
+
+  it('calls refused together for more access share one step-up: one confirmation, one authorization', async () => {
+    const harness = await rig.open();
+    await harness.signIn('secure');
+    const before = rig.authorizationScopes().length;
+    const calls = await Promise.all(Array.from({ length: 4 }, () => harness.callTool('mcp__secure__admin', {})));
+    expect(calls.map((c) => c.text)).toEqual(Array(4).fill('mcp:tools mcp:admin'));
+    expect(rig.authorizationScopes().slice(before)).toEqual(['mcp:tools mcp:admin']);
+    await harness.signOut('secure');
+  });
+
+  it('after a restart and a refresh: the demand is reported, and signing in asks for both scopes', async () => {
+    const first = await rig.open();
+    await first.signIn('secure');
+    expect(rig.authorizationScopes().at(-1)).toBe('mcp:tools');
+    await first.dispose();
+
+    const restarted = await rig.open();
+    expect(secureState(restarted).state).toBe('running');
+    await rig.control('expire');
+    expect((await restarted.callTool('mcp__secure__echo', { text: 'refreshed' })).text).toBe('refreshed');
+    const refused = await restarted.callTool('mcp__secure__admin', {});
+    expect(refused).toMatchObject({ isError: true, errorKind: 'unavailable' });
+    expect(refused.text).toContain('the server asks for more access (mcp:admin)');
+    // The saved sign-in still serves the other tools.
+    expect(secureState(restarted).state).toBe('running');
+    expect((await restarted.callTool('mcp__secure__echo', { text: 'still' })).text).toBe('still');
+
+    const authorizationsBefore = rig.authorizationScopes().length;
+    await restarted.signIn('secure');
+    expect(rig.authorizationScopes().slice(authorizationsBefore)).toEqual(['mcp:tools mcp:admin']);
+    expect((await restarted.callTool('mcp__secure__admin', {})).text).toBe('mcp:tools mcp:admin');
+  });
+});

@@ -1,7 +1,8 @@
-import { SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { SdkHttpError, UnauthorizedError, type FetchLike } from '@modelcontextprotocol/client';
 import type { McpOAuthClientConfig } from '../config/types';
-import { McpOAuthProvider, readSignInState } from './McpOAuthProvider';
-import { McpAuthRequiredError, type IMcpAuthHost, type IMcpRedirectReceiver } from './types';
+import { McpOAuthProvider, readMissingScopes, readSignInState } from './McpOAuthProvider';
+import { McpTokenRefresher } from './McpTokenRefresher';
+import { McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost, type IMcpRedirectReceiver } from './types';
 
 /** Sign-ins one connect may go through: the first, and one step-up to more scopes. */
 const MAX_SIGN_INS = 2;
@@ -15,6 +16,7 @@ export interface McpHttpAuthOptions {
   readonly preregistered?: McpOAuthClientConfig;
   /** Whether the entry sends its own Authorization header (then OAuth stays out of the way). */
   readonly hasAuthorizationHeader: boolean;
+  log?(message: string): void;
 }
 
 /**
@@ -25,6 +27,9 @@ export interface McpHttpAuthOptions {
 export class McpHttpAuth {
   private _receiver: IMcpRedirectReceiver | undefined;
   private _hadCredentials = false;
+  private _refresher: McpTokenRefresher | undefined;
+  private _stepUp: Promise<void> | undefined;
+  private _stepUpsDone = 0;
 
   private constructor(
     private readonly _o: McpHttpAuthOptions,
@@ -42,15 +47,14 @@ export class McpHttpAuth {
       return auth;
     }
     const receiver = options.interactive ? await host.createRedirectReceiver(options.server) : undefined;
-    const provider = new McpOAuthProvider({
-      serverUrl,
-      secrets: host.secrets,
-      preregistered,
-      clientMetadataUrl: host.clientMetadataUrl,
-      redirectUrl: receiver?.redirectUrl,
-    });
+    // A sign-in after the server demanded more access asks for it now, not at the next refusal.
+    const missing = options.interactive ? await readMissingScopes(host.secrets, serverUrl) : [];
+    if (missing.length > 0) options.log?.(`signing in again for the access the server asked for (${missing.join(' ')})`);
+    const base = { serverUrl, secrets: host.secrets, preregistered, clientMetadataUrl: host.clientMetadataUrl };
+    const provider = new McpOAuthProvider({ ...base, redirectUrl: receiver?.redirectUrl, reauthorize: missing.length > 0 });
     const auth = new McpHttpAuth(options, provider);
     auth._receiver = receiver;
+    auth._refresher = new McpTokenRefresher(base, (m) => options.log?.(m));
     auth._hadCredentials = state !== 'none' && !options.interactive;
     return auth;
   }
@@ -68,28 +72,61 @@ export class McpHttpAuth {
         const pending = this.provider?.pendingAuthorization;
         if (signal.aborted || !pending || !(err instanceof UnauthorizedError || err instanceof SdkHttpError)) throw this._translate(err);
         if (signIns >= MAX_SIGN_INS) throw new McpAuthRequiredError('sign-in required: the server still refuses access after signing in');
-        this.provider.pendingAuthorization = undefined;
-        await finish(await this._browserStep(pending, signal));
+        await this._authorize(finish, signal);
       }
     }
   }
 
-  /** Whether a mid-session request for more access can be answered by asking the user again. */
-  get canStepUp(): boolean {
-    return this._receiver !== undefined && this.provider?.pendingAuthorization !== undefined;
+  /**
+   * The fetch for the transport: `base` with a refused expired token refreshed once for all
+   * requests refused with it (see {@link McpTokenRefresher}).
+   */
+  fetch(base: FetchLike | undefined, requestInit: RequestInit | undefined): FetchLike | undefined {
+    return this._refresher ? this._refresher.wrap(base, requestInit) : base;
   }
 
-  /** Answers a mid-session step-up: asks, opens the browser, redeems the code through `finish`. */
-  async stepUp(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
-    const pending = this.provider?.pendingAuthorization;
-    if (!pending) throw new McpAuthRequiredError('sign-in required');
-    this.provider!.pendingAuthorization = undefined;
-    await finish(await this._browserStep(pending, signal));
+  /**
+   * Counts step-ups that ended with new tokens: a call refused while one ran (its refusal came
+   * after) is made again with them rather than asking once more.
+   */
+  get stepUpsDone(): number {
+    return this._stepUpsDone;
+  }
+
+  /** Whether a mid-session request for more access can be answered by asking the user again. */
+  get canStepUp(): boolean {
+    return this._receiver !== undefined && (this._stepUp !== undefined || this.provider?.pendingAuthorization !== undefined);
+  }
+
+  /**
+   * Answers a mid-session step-up: asks, opens the browser, redeems the code through `finish`.
+   * Calls refused together share one: the user is asked once, and each call is then made again.
+   */
+  stepUp(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
+    if (this._stepUp) return this._stepUp;
+    if (!this.provider?.pendingAuthorization) return Promise.reject(new McpAuthRequiredError('sign-in required'));
+    const started = this._authorize(finish, signal)
+      .then(() => void this._stepUpsDone++)
+      .finally(() => (this._stepUp = undefined));
+    this._stepUp = started;
+    return started;
   }
 
   dispose(): void {
     this._receiver?.dispose();
     this._receiver = undefined;
+  }
+
+  /** The browser step for the pending authorization, then its code redeemed through `finish`. */
+  private async _authorize(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
+    const provider = this.provider!;
+    try {
+      const url = provider.takePendingAuthorization();
+      if (!url) throw new McpAuthRequiredError('sign-in required');
+      await finish(await this._browserStep(url, signal));
+    } finally {
+      provider.endAuthorization();
+    }
   }
 
   private async _browserStep(authorizationUrl: URL, signal: AbortSignal): Promise<URLSearchParams> {
@@ -106,7 +143,7 @@ export class McpHttpAuth {
   /** Errors that mean "the user must sign in" become {@link McpAuthRequiredError}; others pass. */
   private _translate(err: unknown): unknown {
     const found = findAuthRequired(err);
-    if (found) return this._hadCredentials ? new McpAuthRequiredError('sign-in required: the saved sign-in is no longer valid, sign in again') : found;
+    if (found) return this._hadCredentials && !(found instanceof McpScopeRequiredError) ? new McpAuthRequiredError('sign-in required: the saved sign-in is no longer valid, sign in again') : found;
     const status = err instanceof SdkHttpError ? err.status : undefined;
     if (err instanceof UnauthorizedError || (status === 401 && !this._o.hasAuthorizationHeader)) {
       return new McpAuthRequiredError(this._hadCredentials ? 'sign-in required: the saved sign-in is no longer valid, sign in again' : 'sign-in required');

@@ -44,3 +44,11 @@ export class McpAuthRequiredError extends Error {
     this.name = 'McpAuthRequiredError';
   }
 }
+
+/** A server demanded scopes the saved sign-in lacks, and no browser could be opened to ask for them. */
+export class McpScopeRequiredError extends McpAuthRequiredError {
+  constructor(readonly missingScopes: readonly string[]) {
+    super(`sign-in required: the server asks for more access (${missingScopes.join(' ')}); sign in again to grant it`);
+    this.name = 'McpScopeRequiredError';
+  }
+}

@@ -9,6 +9,7 @@ import {
   StreamableHTTPClientTransport,
   UnauthorizedError,
   type CallToolResult,
+  type FetchLike,
   type ClientCapabilities,
   type ElicitRequest,
   type ElicitResult,
@@ -24,7 +25,7 @@ import {
 import type { McpResolvedLaunch } from '../config';
 import { McpHttpAuth } from '../auth/McpHttpAuth';
 import type { McpOAuthProvider } from '../auth/McpOAuthProvider';
-import { McpAuthRequiredError, type IMcpAuthHost } from '../auth/types';
+import { McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost } from '../auth/types';
 import type { McpTransportKind } from '../config/types';
 import { Emitter, type Event } from '../base/event';
 import type { McpLogEntry } from './McpServerSnapshot';
@@ -71,6 +72,12 @@ const LIST_DEBOUNCE_MS = 100;
 const LIVENESS_TIMEOUT_MS = 5000;
 /** A stdio server that does not answer `server/discover` within this is taken for a 2025-era server. */
 const STDIO_PROBE_TIMEOUT_MS = 3000;
+/**
+ * The same over HTTP, where a 2025-era server may hold an unknown request open. Long enough for a
+ * 2026-07-28 server on a loaded machine to answer (answering late only costs it the newer
+ * revision, if it also speaks 2025-11-25); at most half the startup time, so `initialize` still fits.
+ */
+const HTTP_PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * One live connection to one server: a transport, an SDK client, and the server's lists.
@@ -157,15 +164,18 @@ export class McpSession {
   /** Calls a tool by its original name. Rejects with {@link McpCallError} when no result came back. */
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
+    const stepUpsBefore = this._auth?.stepUpsDone;
     try {
       return await this._callOnce(name, args, options);
     } catch (err) {
       // A server asking for more scopes mid-session (step-up) after an interactive sign-in: the user
-      // is asked again, the browser opens once more, and the call is made again with the new token.
+      // is asked again (once for all calls refused together), the browser opens once more, and the
+      // call is made again with the new token.
       const auth = this._auth;
-      if (!auth?.canStepUp || options.signal?.aborted || !isAuthFailure(err)) throw this._classifyCallError(err, options);
+      const steppedUp = auth !== undefined && auth.stepUpsDone !== stepUpsBefore;
+      if (!auth || !(steppedUp || auth.canStepUp) || options.signal?.aborted || !isAuthFailure(err)) throw this._classifyCallError(err, options);
       try {
-        await auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), options.signal ?? new AbortController().signal);
+        if (!steppedUp) await auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), options.signal ?? new AbortController().signal);
         return await this._callOnce(name, args, options);
       } catch (again) {
         throw this._classifyCallError(again, options);
@@ -233,6 +243,11 @@ export class McpSession {
   private _classifyCallError(err: unknown, options: McpCallOptions): McpCallError {
     if (err instanceof McpCallError) return err;
     if (options.signal?.aborted) return new McpCallError('cancelled', 'the call was cancelled');
+    const scopeRequired = findCause(err, McpScopeRequiredError);
+    if (scopeRequired) {
+      // The saved sign-in still works for the rest: the session stays; this call needs another sign-in.
+      return new McpCallError('unavailable', scopeRequired.message);
+    }
     if (this._o.auth && isAuthFailure(err)) {
       // The tokens are gone or no longer accepted: end the session, so the connection says "sign-in required".
       this._markClosed('the sign-in is no longer valid');
@@ -276,14 +291,16 @@ export class McpSession {
           interactive: this._o.auth.interactive,
           preregistered: launch.oauth,
           hasAuthorizationHeader: hasAuthorizationHeader(launch.headers),
+          log: (message) => this._o.log('info', 'harness', message),
         })
       : undefined;
     const authProvider = auth?.provider;
-    if (!auth) return this._connectHttp(url, requestInit, undefined, signal);
+    if (!auth) return this._connectHttp(url, requestInit, undefined, undefined, signal);
+    const authFetch = auth.fetch(undefined, requestInit);
     try {
       // After the browser step the failed transport redeems the code, then a fresh one connects.
       await auth.run(
-        () => this._connectHttp(url, requestInit, authProvider, signal),
+        () => this._connectHttp(url, requestInit, authProvider, authFetch, signal),
         (callback) => (this._transport.inner as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(callback),
         signal,
       );
@@ -296,10 +313,16 @@ export class McpSession {
     else auth.dispose();
   }
 
-  private async _connectHttp(url: URL, requestInit: RequestInit, authProvider: McpOAuthProvider | undefined, signal: AbortSignal): Promise<void> {
-    if (this._kind === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit, authProvider }), 'legacy', signal);
+  private async _connectHttp(
+    url: URL,
+    requestInit: RequestInit,
+    authProvider: McpOAuthProvider | undefined,
+    fetch: FetchLike | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (this._kind === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit, authProvider, fetch }), 'legacy', signal);
     try {
-      await this._connectWith(new StreamableHTTPClientTransport(url, { requestInit, authProvider, maxStepUpRetries: 2 }), 'auto', signal);
+      await this._connectStreamable(() => new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch, maxStepUpRetries: 2 }), signal);
     } catch (err) {
       // The spec's backwards-compatibility rule: a 4xx to the first POST means a legacy SSE server.
       // Authorization failures are not that; they are reported as they are.
@@ -307,7 +330,29 @@ export class McpSession {
       if (signal.aborted || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw err;
       this._o.log('info', 'harness', `Streamable HTTP answered ${status}; trying the legacy SSE transport`);
       this._kind = 'sse';
-      await this._connectWith(new SSEClientTransport(url, { requestInit, authProvider }), 'legacy', signal);
+      await this._connectWith(new SSEClientTransport(url, { requestInit, authProvider, fetch }), 'legacy', signal);
+    }
+  }
+
+  /**
+   * Probes with `server/discover`. The SDK takes an HTTP server that does not answer the probe for
+   * a broken one; a 2025-era server that ignores unknown requests is like that, so a probe that
+   * times out is followed by `initialize` alone on a fresh transport. An answer of 4xx or
+   * -32601 the SDK already takes for a 2025-era server.
+   */
+  private async _connectStreamable(transport: () => StreamableHTTPClientTransport, signal: AbortSignal): Promise<void> {
+    const probeTimeoutMs = Math.min(HTTP_PROBE_TIMEOUT_MS, Math.floor(this._o.startupTimeoutMs / 2));
+    try {
+      await this._connectWith(transport(), 'auto', signal, probeTimeoutMs);
+    } catch (err) {
+      if (signal.aborted || !isProbeTimeout(err, probeTimeoutMs)) throw err;
+      this._o.log(
+        'info',
+        'harness',
+        `no answer to server/discover within ${formatSeconds(probeTimeoutMs)}: taking it for a 2025-era server that ignores unknown requests, trying initialize`,
+      );
+      await this._transport.close().catch(() => undefined);
+      await this._connectWith(transport(), 'legacy', signal);
     }
   }
 
@@ -317,7 +362,7 @@ export class McpSession {
    */
   private async _connectStdio(signal: AbortSignal): Promise<void> {
     try {
-      await this._connectWith(this._stdioTransport(), 'auto', signal);
+      await this._connectWith(this._stdioTransport(), 'auto', signal, Math.min(STDIO_PROBE_TIMEOUT_MS, this._o.startupTimeoutMs));
     } catch (err) {
       if (signal.aborted || !(err instanceof SdkError) || err.code !== SdkErrorCode.EraNegotiationFailed) throw err;
       this._o.log('info', 'harness', 'the server ended the connection on server/discover; starting it again for initialize');
@@ -330,8 +375,8 @@ export class McpSession {
    * A transport that closes before the handshake ends does not end the session: the caller may try
    * again (a legacy retry, a connect after signing in). Its reason is kept for the error.
    */
-  private async _connectWith(inner: Transport, mode: VersionNegotiationMode, signal: AbortSignal): Promise<void> {
-    this._client = this._createClient(mode, inner instanceof McpStdioTransport);
+  private async _connectWith(inner: Transport, mode: VersionNegotiationMode, signal: AbortSignal, probeTimeoutMs?: number): Promise<void> {
+    this._client = this._createClient(mode, probeTimeoutMs);
     const trace = (dir: 'send' | 'receive', msg: JSONRPCMessage) => this._traceMessage(dir, msg);
     this._transport =
       inner instanceof McpStdioTransport
@@ -340,9 +385,11 @@ export class McpSession {
     const transport = this._transport;
     const client = this._client;
     let closedWhileHandshaking = false;
+    // A transport whose handshake failed is the caller's to retry or report; its close ends nothing.
+    let handshakeFailed = false;
     this._handshaking = true;
     transport.onclose = () => {
-      if (this._transport !== transport) return;
+      if (this._transport !== transport || handshakeFailed) return;
       if (this._handshaking) closedWhileHandshaking = true;
       else this._onTransportClosed();
     };
@@ -354,6 +401,7 @@ export class McpSession {
     try {
       await client.connect(transport, { signal, timeout: this._o.startupTimeoutMs });
     } catch (err) {
+      handshakeFailed = true;
       if (closedWhileHandshaking) this._startFailure = this._describeTransportEnd();
       throw err;
     } finally {
@@ -361,6 +409,9 @@ export class McpSession {
       this._handshaking = false;
     }
     if (closedWhileHandshaking) this._onTransportClosed();
+    else if (mode === 'auto' && client.getProtocolEra() !== 'modern') {
+      this._o.log('info', 'harness', `the server did not take server/discover (a 2025-era server): connected with initialize, protocol ${this.protocolVersion ?? 'unknown'}`);
+    }
   }
 
   private _stdioTransport(): McpStdioTransport {
@@ -378,14 +429,14 @@ export class McpSession {
    * The same handlers answer a 2025-era server's own requests and the `input_required` rounds of a
    * 2026-07-28 server (the SDK retries the original request with the answers).
    */
-  private _createClient(mode: VersionNegotiationMode, stdio: boolean): Client {
+  private _createClient(mode: VersionNegotiationMode, probeTimeoutMs: number | undefined): Client {
     const { handlers, name } = this._o;
     const capabilities: ClientCapabilities = {};
     if (handlers.roots) capabilities.roots = { listChanged: true };
     if (handlers.elicit) capabilities.elicitation = { form: { applyDefaults: true } };
     const client = new Client(this._o.clientInfo, {
       capabilities,
-      versionNegotiation: { mode, probe: stdio ? { timeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, this._o.startupTimeoutMs) } : undefined },
+      versionNegotiation: { mode, probe: probeTimeoutMs === undefined ? undefined : { timeoutMs: probeTimeoutMs } },
     });
     if (handlers.roots) {
       const roots = handlers.roots;
@@ -511,6 +562,25 @@ export function hasAuthorizationHeader(headers: Readonly<Record<string, string>>
 /** JSON-RPC codes the 1.x line used for a local timeout and a closed connection; kept on {@link McpCallError}. */
 const REQUEST_TIMEOUT_CODE = -32001;
 const CONNECTION_CLOSED_CODE = -32000;
+
+/** The first error of type `type` in `err` or its causes. */
+function findCause<T extends Error>(err: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof type) return e;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a connect failed because the version probe went unanswered. The SDK's timeout carries
+ * the time it waited; the probe's is shorter than `initialize`'s (the startup time), so the two
+ * cannot be mistaken for each other.
+ */
+function isProbeTimeout(err: unknown, probeTimeoutMs: number): boolean {
+  if (!(err instanceof SdkError) || err.code !== SdkErrorCode.RequestTimeout) return false;
+  const data = err.data as { timeout?: unknown } | undefined;
+  return data?.timeout === probeTimeoutMs;
+}
 
 /** A failure that only signing in (again) can fix. */
 function isAuthFailure(err: unknown): boolean {
