@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import type { Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { LineSplitter, LineTooLongError } from './LineSplitter';
 import { DEFAULT_SHUTDOWN_GRACE_MS, endProcesses, findDescendants, signalProcessGroup, sweepProcessGroup, trackProcessGroup, untrackProcessGroup, waitUntil } from './processGroup';
@@ -64,7 +63,6 @@ export class McpStdioTransport implements Transport {
   private _closedFired = false;
   private _stdoutEnded: Promise<void> | undefined;
   private _failure: string | undefined;
-  private _corked = false;
   private readonly _grace: number;
   private readonly _platform: NodeJS.Platform;
 
@@ -126,24 +124,11 @@ export class McpStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this._child?.stdin;
     if (!stdin || !stdin.writable || this._exit) return Promise.reject(new Error('server process is not running'));
-    const line = JSON.stringify(message) + '\n';
-    // Messages sent in the same tick (calls in flight, a cancellation with its call) leave in one
-    // write: one system call and one wake-up of the server instead of one each.
-    if (!this._corked) {
-      this._corked = true;
-      stdin.cork();
-      process.nextTick(this._uncork, stdin);
-    }
     return new Promise((resolve) => {
-      if (stdin.write(line)) resolve();
+      if (stdin.write(JSON.stringify(message) + '\n')) resolve();
       else stdin.once('drain', () => resolve());
     });
   }
-
-  private readonly _uncork = (stdin: Writable): void => {
-    this._corked = false;
-    stdin.uncork();
-  };
 
   /** Ends the server: stdin closed, SIGTERM to its group after the grace time, SIGKILL after another. */
   close(): Promise<void> {
