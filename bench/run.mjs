@@ -2,16 +2,18 @@
 // Measures the built library (dist/core.js, what users get) in one run, so ratios are comparable on
 // a noisy machine: echo calls through the harness (SDK 2.x client) against a bare 1.x SDK client
 // and a bare 2.x SDK client (stdio and Streamable HTTP, sequential and 16 in flight, rounds
-// interleaved, medians reported), parallel startup, memory per connection, and the tool registry
-// at 10,000 tools.
+// interleaved, medians reported; on Linux also a bare 2.x client whose stdio server runs in its
+// own session, as the harness runs it), parallel startup, memory per connection, and the tool
+// registry at 10,000 tools.
 //
 //   node bench/run.mjs [--json] [--rounds=N] [--quick]
 //
 // Prints a table and, as its last line, one JSON object (`--json`: the JSON only). It is a
 // measurement, not a test: it exits 0 whether or not the targets are met (1 only if it broke).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -34,6 +36,13 @@ const TARGETS = { echoRatio: 0.9, parallelStartMs: 2000 };
 const FIXTURE = fileURLToPath(new URL('../test/fixtures/servers/fixture.mjs', import.meta.url));
 const MINIMAL = fileURLToPath(new URL('../test/fixtures/servers/minimal.mjs', import.meta.url));
 const ECHO = 'mcp__fix__echo';
+/**
+ * The harness runs each stdio server in its own session (its process group is killed as one),
+ * and on Linux with autogroup scheduling a session is also its own scheduling group, which on a
+ * loaded machine adds wake-up latency to every round trip. A bare 2.x client whose server is
+ * started through `setsid` shows that part apart from the client's own cost.
+ */
+const SETSID = process.platform === 'linux' ? findOnPath('setsid') : undefined;
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -60,6 +69,14 @@ function own(dispose) {
     if (i >= 0) cleanups.splice(i, 1);
     await dispose();
   };
+}
+
+function findOnPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const file = join(dir, name);
+    if (dir && existsSync(file)) return file;
+  }
+  return undefined;
 }
 
 function fixtureEntry(flags = []) {
@@ -111,7 +128,7 @@ async function bareEchoClient(transport, withProgress = false) {
 }
 
 /** A bare 2.x SDK client with the same version negotiation as the harness (probe, then fall back). */
-async function bare2EchoClient(transport) {
+async function bare2EchoClient(transport, name = 'bare2') {
   const client = new Client2({ name: 'bench-bare-sdk-2', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
   const close = own(() => client.close());
   await client.connect(transport);
@@ -121,11 +138,13 @@ async function bare2EchoClient(transport) {
     if (result.isError) throw new Error(`bare 2.x SDK call failed: ${JSON.stringify(result.content)}`);
     return result.content[0].text;
   };
-  return { name: 'bare2', call, close };
+  return { name, call, close };
 }
 
-function bare2StdioTransport() {
-  const transport = new StdioClientTransport2({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' });
+function bare2StdioTransport(ownSession = false) {
+  const command = ownSession ? SETSID : process.execPath;
+  const args = ownSession ? [process.execPath, FIXTURE] : [FIXTURE];
+  const transport = new StdioClientTransport2({ command, args, stderr: 'pipe' });
   transport.stderr.on('data', () => undefined);
   return transport;
 }
@@ -159,8 +178,8 @@ async function measure(client, count, inFlight) {
  * per-round ratio. Client CPU per call is this process's CPU time, a steadier signal than wall
  * time on a busy machine.
  */
-async function compareEcho(transport, harness, bare, bareProgress, bare2) {
-  const clients = [harness, bare, bareProgress, bare2];
+async function compareEcho(transport, harness, bare, bareProgress, bare2, bare2Session) {
+  const clients = [harness, bare, bareProgress, bare2, ...(bare2Session ? [bare2Session] : [])];
   for (const client of clients) {
     if ((await client.call('check')) !== 'check') throw new Error(`${client.name} did not echo`);
     await measure(client, CALLS[transport], 1);
@@ -168,11 +187,12 @@ async function compareEcho(transport, harness, bare, bareProgress, bare2) {
   }
   const result = {};
   for (const [mode, inFlight] of [['sequential', 1], [`inFlight${IN_FLIGHT}`, IN_FLIGHT]]) {
-    const runs = { harness: [], bare: [], bareProgress: [], bare2: [] };
+    const runs = { harness: [], bare: [], bareProgress: [], bare2: [], bare2Session: [] };
     const ratios = [];
     const sameWorkRatios = [];
     const bare2Ratios = [];
     const bare2VsBare1 = [];
+    const sessionRatios = [];
     for (let r = 0; r < ROUNDS; r++) {
       // Rotate who goes first, so no client always runs on a warmer or quieter machine.
       for (let i = 0; i < clients.length; i++) {
@@ -183,6 +203,7 @@ async function compareEcho(transport, harness, bare, bareProgress, bare2) {
       sameWorkRatios.push(runs.harness[r].rate / runs.bareProgress[r].rate);
       bare2Ratios.push(runs.harness[r].rate / runs.bare2[r].rate);
       bare2VsBare1.push(runs.bare2[r].rate / runs.bare[r].rate);
+      if (bare2Session) sessionRatios.push(runs.harness[r].rate / runs.bare2Session[r].rate);
     }
     const rates = (name) => runs[name].map((x) => x.rate);
     const cpu = (name) => round1(median(runs[name].map((x) => x.cpuUs)));
@@ -200,11 +221,16 @@ async function compareEcho(transport, harness, bare, bareProgress, bare2) {
       bare2CpuUsPerCall: cpu('bare2'),
       ratioVsBare2: round3(median(bare2Ratios)),
       bare2VsBare1: round3(median(bare2VsBare1)),
+      ...(bare2Session && {
+        bare2SessionCallsPerSec: Math.round(median(rates('bare2Session'))),
+        bare2SessionCpuUsPerCall: cpu('bare2Session'),
+        ratioVsBare2Session: round3(median(sessionRatios)),
+      }),
       harnessRounds: rates('harness').map(Math.round),
       bareRounds: rates('bare').map(Math.round),
     };
     result[mode] = m;
-    progress(`${transport} ${mode}: harness ${m.harnessCallsPerSec}/s (${m.harnessCpuUsPerCall} us CPU), bare ${m.bareCallsPerSec}/s (${m.bareCpuUsPerCall} us CPU), ratio ${m.ratio}; bare with progress token ${m.bareProgressCallsPerSec}/s, ratio ${m.sameWorkRatio}; bare 2.x ${m.bare2CallsPerSec}/s, ratio ${m.ratioVsBare2}`);
+    progress(`${transport} ${mode}: harness ${m.harnessCallsPerSec}/s (${m.harnessCpuUsPerCall} us CPU), bare ${m.bareCallsPerSec}/s (${m.bareCpuUsPerCall} us CPU), ratio ${m.ratio}; bare with progress token ${m.bareProgressCallsPerSec}/s, ratio ${m.sameWorkRatio}; bare 2.x ${m.bare2CallsPerSec}/s (${m.bare2CpuUsPerCall} us CPU), ratio ${m.ratioVsBare2}${m.bare2SessionCallsPerSec === undefined ? '' : `; bare 2.x, server in its own session ${m.bare2SessionCallsPerSec}/s, ratio ${m.ratioVsBare2Session}`}`);
   }
   return { calls: CALLS[transport], rounds: ROUNDS, ...result };
 }
@@ -214,10 +240,11 @@ async function echoStdio() {
   const bare = await bareEchoClient(bareStdioTransport());
   const bareProgress = await bareEchoClient(bareStdioTransport(), true);
   const bare2 = await bare2EchoClient(bare2StdioTransport());
+  const bare2Session = SETSID ? await bare2EchoClient(bare2StdioTransport(true), 'bare2Session') : undefined;
   try {
-    return await compareEcho('stdio', harness, bare, bareProgress, bare2);
+    return await compareEcho('stdio', harness, bare, bareProgress, bare2, bare2Session);
   } finally {
-    await Promise.all([harness.close(), bare.close(), bareProgress.close(), bare2.close()]);
+    await Promise.all([harness.close(), bare.close(), bareProgress.close(), bare2.close(), bare2Session?.close()]);
   }
 }
 
@@ -445,6 +472,14 @@ function printTable(r) {
         `${m.bareCallsPerSec} (${m.bareCpuUsPerCall})`,
         m.bare2VsBare1.toFixed(3),
       );
+    }
+  }
+  const session = Object.entries(r.echo.stdio).filter(([, v]) => typeof v === 'object' && v.bare2SessionCallsPerSec !== undefined);
+  if (session.length > 0) {
+    lines.push('');
+    row('stdio, server in its own session', 'harness (2.x)', 'bare 2.x + setsid', 'harness / that');
+    for (const [mode, m] of session) {
+      row(`  stdio ${mode} x${r.echo.stdio.calls}`, `${m.harnessCallsPerSec} (${m.harnessCpuUsPerCall})`, `${m.bare2SessionCallsPerSec} (${m.bare2SessionCpuUsPerCall})`, m.ratioVsBare2Session.toFixed(3));
     }
   }
   lines.push('');

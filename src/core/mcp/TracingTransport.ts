@@ -39,13 +39,15 @@ export class TracingTransport implements Transport {
       return;
     }
     this._held.push([message, extra]);
-    if (this._held.length > 1) return;
-    queueMicrotask(() => {
-      const held = this._held;
-      this._held = [];
-      for (const [m, e] of held) this.onmessage?.(m, e);
-    });
+    if (this._held.length === 1) queueMicrotask(this._deliverHeld);
   }
+
+  /** One function for every response, not a closure each. */
+  private readonly _deliverHeld = (): void => {
+    const held = this._held;
+    this._held = [];
+    for (const [m, e] of held) this.onmessage?.(m, e);
+  };
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;
