@@ -95,10 +95,24 @@ export class LoopbackRedirectReceiver implements IMcpRedirectReceiver {
     return new LoopbackRedirectReceiver(server, `http://127.0.0.1:${port}/callback`, open);
   }
 
+  /**
+   * One browser step at a time: a second one while the first waits is refused, so neither waits
+   * for a redirect that was meant for the other.
+   */
   async authorize(authorizationUrl: URL, signal: AbortSignal): Promise<URLSearchParams> {
+    signal.throwIfAborted();
+    if (this._callback) throw new Error('another sign-in is waiting for the browser on this redirect; finish or cancel it first');
     const arrived = new Promise<URLSearchParams>((resolve, reject) => {
-      this._callback = resolve;
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      const onAbort = () => {
+        this._callback = undefined;
+        reject(signal.reason);
+      };
+      this._callback = (query) => {
+        this._callback = undefined;
+        signal.removeEventListener('abort', onAbort);
+        resolve(query);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
     });
     await this._open(authorizationUrl);
     return arrived;
