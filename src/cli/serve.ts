@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  AuditLog,
   createBuiltinTools,
   formatConfigError,
   HarnessMcpServer,
   loadServeConfig,
   McpHarness,
-  ServeAuditLog,
   ServeHttpListener,
   serveStdio,
 } from '../core';
@@ -61,7 +61,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const serveConfig = await loadServeConfig({ workspaceFolders: [args.workspace], configFiles: args.configFiles });
   for (const error of serveConfig.errors) log(`config: ${formatConfigError(error, args.workspace)}`);
   const harness = createServeHarness(args);
-  const audit = new ServeAuditLog(args.auditLog, (err) => log(`audit log: ${err instanceof Error ? err.message : String(err)}`));
+  const audit = new AuditLog(args.auditLog, { onError: (err) => log(`audit log: ${err instanceof Error ? err.message : String(err)}`) });
   const mcp = new HarnessMcpServer(harness, {
     gateway: args.gateway,
     expose: [...args.expose, ...serveConfig.config.expose],
@@ -80,7 +80,7 @@ export async function runServe(argv: string[]): Promise<number> {
     const offered = mcp.catalog.tools().map((t) => t.name);
     log(`offering ${offered.length} tool${offered.length === 1 ? '' : 's'}: ${offered.join(', ') || '(none)'}`);
     if (!args.http) {
-      await Promise.race([serveStdio(mcp), signalled]);
+      await Promise.race([serveStdio(mcp, process.stdin, process.stdout, (err) => log(`stdio: ${err.message}`)), signalled]);
       return 0;
     }
     const token = process.env.MCP_HARNESS_TOKEN || randomBytes(24).toString('base64url');

@@ -14,7 +14,9 @@ import {
   type ElicitResult,
   type Implementation,
   type JSONRPCMessage,
+  type McpSubscription,
   type Root,
+  type SubscriptionFilter,
   type ServerCapabilities,
   type Transport,
   type VersionNegotiationMode,
@@ -97,6 +99,8 @@ export class McpSession {
   private _auth: McpHttpAuth | undefined;
   private readonly _lists: McpLists;
   private readonly _relistTimers = new Map<McpListKind, NodeJS.Timeout>();
+  /** The `subscriptions/listen` stream a 2026-07-28 server tells of list changes on. */
+  private _subscription: McpSubscription | undefined;
 
   private constructor(private readonly _o: McpSessionOptions) {
     this._kind = _o.launch.type;
@@ -126,6 +130,7 @@ export class McpSession {
       await this._auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), signal);
       await this._lists.refreshAll(this.capabilities, signal);
     }
+    if (this._client.getProtocolEra() === 'modern') this._listenForChanges(this._client);
   }
 
   get transportKind(): McpTransportKind {
@@ -443,6 +448,26 @@ export class McpSession {
       .finally(() => (this._probing = false));
   }
 
+  /** A 2026-07-28 server tells of list changes only on a `subscriptions/listen` stream; a 2025-era one sends them unasked. */
+  private _listenForChanges(client: Client): void {
+    const caps = this.capabilities;
+    const filter: SubscriptionFilter = {
+      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    client.listen(filter, { timeout: LIVENESS_TIMEOUT_MS }).then(
+      (subscription) => {
+        if (this._closed) void subscription.close().catch(() => undefined);
+        else this._subscription = subscription;
+      },
+      (err: unknown) => {
+        if (!this._closed) this._o.log('warn', 'harness', `list changes will not be seen: subscriptions/listen failed: ${describeError(err)}`);
+      },
+    );
+  }
+
   private _onTransportClosed(): void {
     this._markClosed(this._describeTransportEnd());
   }
@@ -450,6 +475,8 @@ export class McpSession {
   private _markClosed(reason: string | undefined): void {
     if (this._closed) return;
     this._closed = true;
+    void this._subscription?.close().catch(() => undefined);
+    this._subscription = undefined;
     this._auth?.dispose();
     this._auth = undefined;
     this._closeReason = reason ?? 'connection closed';
