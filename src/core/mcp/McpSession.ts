@@ -84,6 +84,9 @@ export class McpSession {
   readonly onDidClose: Event<string> = this._onDidClose.event;
   private readonly _onDidChangeLists = new Emitter<McpListKind>();
   readonly onDidChangeLists: Event<McpListKind> = this._onDidChangeLists.event;
+  private readonly _onDidUpdateResource = new Emitter<string>();
+  /** A resource subscribed to with `resources/subscribe` changed (its URI, as the server knows it). */
+  readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
 
   private _client!: Client;
   private _transport!: TracingTransport;
@@ -403,6 +406,9 @@ export class McpSession {
     client.setNotificationHandler('notifications/tools/list_changed', () => this._scheduleRelist('tools'));
     client.setNotificationHandler('notifications/resources/list_changed', () => this._scheduleRelist('resources'));
     client.setNotificationHandler('notifications/prompts/list_changed', () => this._scheduleRelist('prompts'));
+    client.setNotificationHandler('notifications/resources/updated', (n) => {
+      if (!this._closed) this._onDidUpdateResource.fire(n.params.uri);
+    });
     client.setNotificationHandler('notifications/message', (n) => {
       const { level, logger, data } = n.params;
       const text = typeof data === 'string' ? data : JSON.stringify(data);
@@ -485,6 +491,7 @@ export class McpSession {
     if (reason !== undefined) this._onDidClose.fire(reason);
     this._onDidClose.dispose();
     this._onDidChangeLists.dispose();
+    this._onDidUpdateResource.dispose();
   }
 
   private _describeTransportEnd(): string {

@@ -23,6 +23,7 @@ import type { ExposedTool } from '../tools/types';
 import { HARNESS_VERSION } from '../version';
 import { gatewayUri, ServeCatalog } from './ServeCatalog';
 import { ServeExposure } from './ServeExposure';
+import { ServeSubscriptions, type IResourceSubscriber } from './ServeSubscriptions';
 
 /** Options of {@link HarnessMcpServer}. */
 export interface HarnessMcpServerOptions {
@@ -68,6 +69,7 @@ export class HarnessMcpServer implements IDisposable {
   private readonly _live = new Set<LiveServer>();
   /** Serving entries whose 2026-07-28 clients hear of changes through `subscriptions/listen`. */
   private readonly _notifiers = new Set<ServerNotifier>();
+  private readonly _subscriptions: ServeSubscriptions;
 
   constructor(
     private readonly _harness: McpHarness,
@@ -76,6 +78,7 @@ export class HarnessMcpServer implements IDisposable {
     const exposure = new ServeExposure({ expose: _options.expose ?? [], deny: _options.deny ?? [], gateway: _options.gateway ?? false });
     this.catalog = this._store.add(new ServeCatalog(_harness, exposure));
     this._store.add(this.catalog.onDidChange((kind) => this._notifyAll(kind)));
+    this._subscriptions = this._store.add(new ServeSubscriptions((m) => _options.log?.(m)));
   }
 
   /** Live sessions (2025-era, or a stdio connection). */
@@ -107,11 +110,15 @@ export class HarnessMcpServer implements IDisposable {
   private _create(connection: ServeConnectionInfo, live: boolean): LiveServer {
     const capabilities: ServerCapabilities = { tools: { listChanged: true } };
     if (this._options.gateway) {
-      capabilities.resources = { listChanged: true };
+      capabilities.resources = { listChanged: true, subscribe: true };
       capabilities.prompts = { listChanged: true };
     }
     const server = new Server({ name: 'mcp-harness', title: 'MCP Harness', version: HARNESS_VERSION }, { capabilities, instructions: INSTRUCTIONS });
-    const entry: LiveServer = { server, inFlight: new Map() };
+    const subscriber: IResourceSubscriber = {
+      resourceUpdated: (uri) =>
+        void server.sendResourceUpdated({ uri }).catch((err: unknown) => this._options.log?.(`could not tell a client that ${uri} changed: ${err instanceof Error ? err.message : String(err)}`)),
+    };
+    const entry: LiveServer = { server, inFlight: new Map(), subscriber };
     this._registerHandlers(entry, connection);
     if (live) {
       this._live.add(entry);
@@ -119,6 +126,7 @@ export class HarnessMcpServer implements IDisposable {
       server.onclose = () => {
         previous?.();
         this._live.delete(entry);
+        this._subscriptions.drop(subscriber);
         for (const controller of entry.inFlight.values()) controller.abort();
       };
     }
@@ -180,6 +188,12 @@ export class HarnessMcpServer implements IDisposable {
     server.setRequestHandler('resources/list', () => ({ resources: this.catalog.resources().map((r) => r.exposed) }));
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...this.catalog.resourceTemplates()] }));
     server.setRequestHandler('resources/read', (request, ctx) => tracked(ctx, (signal) => this._readResource(request.params.uri, identity(ctx), signal)));
+    server.setRequestHandler('resources/subscribe', (request, ctx) =>
+      tracked(ctx, (signal) => this._subscribe(entry.subscriber, 'resources/subscribe', request.params.uri, identity(ctx), signal)),
+    );
+    server.setRequestHandler('resources/unsubscribe', (request, ctx) =>
+      tracked(ctx, (signal) => this._subscribe(entry.subscriber, 'resources/unsubscribe', request.params.uri, identity(ctx), signal)),
+    );
     server.setRequestHandler('prompts/list', () => ({ prompts: this.catalog.prompts().map((p) => p.exposed) }));
     server.setRequestHandler('prompts/get', (request, ctx) =>
       tracked(ctx, (signal) => this._getPrompt(request.params.name, request.params.arguments ?? {}, identity(ctx), signal)),
@@ -217,6 +231,17 @@ export class HarnessMcpServer implements IDisposable {
     return this._relay(client, 'resources/read', uri, target?.server, { uri }, signal, async (connection) => {
       const result = await connection.request({ method: 'resources/read', params: { uri: target!.uri } }, this._callOptions(connection, signal));
       return { ...result, contents: result.contents.map((c) => ({ ...c, uri: gatewayUri(target!.server, c.uri) })) };
+    });
+  }
+
+  /** Relays a 2025-era client's (un)subscription to the server that owns the resource. */
+  private async _subscribe(subscriber: IResourceSubscriber, method: 'resources/subscribe' | 'resources/unsubscribe', uri: string, client: AuditClient, signal: AbortSignal) {
+    const target = this.catalog.resolveResource(uri);
+    return this._relay(client, method, uri, target?.server, { uri }, signal, async (connection) => {
+      const options = this._callOptions(connection, signal);
+      if (method === 'resources/subscribe') await this._subscriptions.subscribe(subscriber, connection, target!.uri, options);
+      else await this._subscriptions.unsubscribe(subscriber, connection, target!.uri, options);
+      return {};
     });
   }
 
@@ -279,6 +304,7 @@ export class HarnessMcpServer implements IDisposable {
 interface LiveServer {
   readonly server: Server;
   readonly inFlight: Map<string | number, AbortController>;
+  readonly subscriber: IResourceSubscriber;
 }
 
 function toMcpTool(tool: ExposedTool): Tool {

@@ -1,0 +1,15 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn, execSync } from 'node:child_process';
+const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--http', '127.0.0.1:38111', '--gateway', '--workspace', '/tmp/dbg/ws', '--audit-log', '/tmp/dbg/a.jsonl'], { env: { ...process.env, MCP_HARNESS_TOKEN: 'tok' }, stdio: ['ignore', 'inherit', 'pipe'] });
+child.stderr.on('data', (d) => process.stderr.write('[serve] ' + d));
+await new Promise((r) => setTimeout(r, 2500));
+const client = new Client({ name: 'x', version: '1' });
+await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:38111/mcp'), { requestInit: { headers: { Authorization: 'Bearer tok' } } }));
+console.log((await client.listTools()).tools.length);
+await client.close();
+console.log('closed client');
+const t = Date.now();
+child.kill('SIGTERM');
+child.on('exit', (c, s) => console.log('exit', c, s, Date.now() - t));
+setTimeout(() => { console.log('still alive?', child.exitCode); try { console.log(execSync(`ps --ppid ${child.pid} -o pid,cmd`).toString()); } catch {} ; child.kill('SIGKILL'); process.exit(0); }, 6000);
