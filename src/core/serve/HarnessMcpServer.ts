@@ -133,6 +133,20 @@ export class HarnessMcpServer implements IDisposable {
     return entry;
   }
 
+  /**
+   * Relays the resource subscriptions a 2026-07-28 client asked for on a `subscriptions/listen`
+   * stream (`resourceSubscriptions`, gateway URIs) to the servers that own them, until disposed.
+   * Updates reach `subscriber` by gateway URI; the SDK's listen routing delivers them on the stream.
+   */
+  listenResources(subscriber: IResourceSubscriber, uris: readonly string[], client: AuditClient): IDisposable {
+    for (const uri of uris) {
+      this._subscribe(subscriber, 'resources/subscribe', uri, client, new AbortController().signal).catch((err: unknown) =>
+        this._options.log?.(`subscriptions/listen: could not subscribe to ${uri}: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    }
+    return toDisposable(() => this._subscriptions.drop(subscriber));
+  }
+
   /** Tells a serving entry's 2026-07-28 subscribers of changes until disposed. */
   addNotifier(notifier: ServerNotifier): IDisposable {
     this._notifiers.add(notifier);
@@ -316,4 +330,26 @@ function toMcpTool(tool: ExposedTool): Tool {
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
   };
+}
+
+/** The client a 2026-07-28 request names in its `_meta` (for requests the SDK answers itself, such as `subscriptions/listen`). */
+export function clientFromRequestMeta(params: unknown, connection: ServeConnectionInfo): AuditClient {
+  const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const info = meta?.[CLIENT_INFO_META_KEY] as Implementation | undefined;
+  const protocolVersion = meta?.[PROTOCOL_VERSION_META_KEY];
+  return {
+    ...connection,
+    ...(info ? { name: info.name, version: info.version } : {}),
+    ...(typeof protocolVersion === 'string' ? { protocolVersion } : {}),
+  };
+}
+
+/** The `resourceSubscriptions` of a `subscriptions/listen` request, if it is one. */
+export function listenedResources(message: unknown): { id: string | number; uris: string[] } | undefined {
+  const m = message as { method?: unknown; id?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
+  if (m?.method !== 'subscriptions/listen' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return undefined;
+  const uris = m.params?.notifications?.resourceSubscriptions;
+  if (!Array.isArray(uris)) return undefined;
+  const strings = uris.filter((u): u is string => typeof u === 'string');
+  return strings.length > 0 ? { id: m.id, uris: strings } : undefined;
 }

@@ -11,7 +11,7 @@ import {
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import type { IDisposable } from '../base/lifecycle';
-import type { HarnessMcpServer, HarnessServeSession, ServeConnectionInfo } from './HarnessMcpServer';
+import { clientFromRequestMeta, listenedResources, type HarnessMcpServer, type HarnessServeSession, type ServeConnectionInfo } from './HarnessMcpServer';
 
 /** Path of the MCP endpoint. */
 export const SERVE_HTTP_PATH = '/mcp';
@@ -52,6 +52,7 @@ export class ServeHttpListener {
   private readonly _modernNotifier: IDisposable;
   /** How each request in flight on the 2026-07-28 path is connected (its server is built from the web `Request`). */
   private readonly _connections = new WeakMap<Request, ServeConnectionInfo>();
+  private readonly _pendingUpdates = new Set<string>();
   private _port = 0;
 
   constructor(
@@ -137,6 +138,12 @@ export class ServeHttpListener {
     }
     if (req.method !== 'POST' || !(await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES }))) {
       this._connections.set(request, connection);
+      const listen = listenedResources(body);
+      if (listen) {
+        // The stream lasts as long as this response; its resources' updates go out through the handler's listen routing.
+        const relay = this._mcp.listenResources({ resourceUpdated: (uri) => this._resourceUpdated(uri) }, listen.uris, clientFromRequestMeta((body as { params?: unknown }).params, connection));
+        res.once('close', () => relay.dispose());
+      }
       return writeResponse(res, await this._modern.fetch(request, body === undefined ? {} : { parsedBody: body }));
     }
     if (!containsInitialize(body)) {
@@ -161,6 +168,16 @@ export class ServeHttpListener {
     const ids = requestIds(body);
     if (ids.length > 0) gone.addEventListener('abort', () => entry.session?.cancelRequests(ids), { once: true });
     await writeResponse(res, await entry.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body }));
+  }
+
+  /** One publish per update however many streams relayed it: the handler fans it out to every stream that listed the URI. */
+  private _resourceUpdated(uri: string): void {
+    if (this._pendingUpdates.has(uri)) return;
+    this._pendingUpdates.add(uri);
+    queueMicrotask(() => {
+      this._pendingUpdates.delete(uri);
+      this._modern.notify.resourceUpdated(uri);
+    });
   }
 
   private _hostAllowed(host: string | undefined): boolean {
