@@ -139,6 +139,8 @@ export class HarnessMcpServer implements IDisposable {
    * Updates reach `subscriber` by gateway URI; the SDK's listen routing delivers them on the stream.
    */
   listenResources(subscriber: IResourceSubscriber, uris: readonly string[], client: AuditClient): IDisposable {
+    // Without the gateway there are no resources, and the SDK honours no resource subscriptions.
+    if (!this._options.gateway) return toDisposable(() => undefined);
     for (const uri of uris) {
       this._subscribe(subscriber, 'resources/subscribe', uri, client, new AbortController().signal).catch((err: unknown) =>
         this._options.log?.(`subscriptions/listen: could not subscribe to ${uri}: ${err instanceof Error ? err.message : String(err)}`),
