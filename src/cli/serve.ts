@@ -36,6 +36,9 @@ Offered by default: the read-only built-in tools (read_file, list_directory, glo
 with --gateway, also every configured server's tools, resources and prompts. The "serve" section of
 .harness/mcp.json ({"serve": {"expose": [...], "deny": [...]}}) adds to --expose and --deny.`;
 
+/** Each step of stopping a server behind the gateway (stdin closed, SIGTERM, SIGKILL). */
+const SERVE_SHUTDOWN_GRACE_MS = 500;
+
 const log = (line: string) => process.stderr.write(`mcp-harness: ${line}\n`);
 
 interface ServeArgs {
@@ -144,6 +147,9 @@ function createServeHarness(args: ServeArgs): McpHarness {
     inheritEnv: args.inheritEnv,
     // Servers run only when the gateway offers them.
     autoStart: args.gateway,
+    // A client that leaves gives its server about 2 s before SIGTERM and 2 s more before SIGKILL (the
+    // SDK clients do); the servers behind the gateway must be down by then, or a killed gateway leaves them running.
+    shutdownGraceMs: SERVE_SHUTDOWN_GRACE_MS,
     inputResolver: new CliInputResolver(process.env, false),
     // A config that lists this gateway itself (e.g. .vscode/mcp.json for VS Code) must not make it start itself, forever.
     checkStart: async (def) => (isThisGateway(def.command, def.args) ? 'this entry runs mcp-harness serve itself; the gateway does not serve itself' : undefined),

@@ -1,4 +1,5 @@
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -100,9 +101,7 @@ describe.each(['stdio', 'http'] as const)('a 2025-era client of the gateway over
   });
 });
 
-// Over HTTP only: over stdio the same relay works, but after the SDK 2.x stdio client closes,
-// server-everything (behind the gateway) has been seen to outlive the gateway under this runner.
-describe.each(['http'] as const)('a 2026-07-28 client of the gateway over %s', (transport) => {
+describe.each(['stdio', 'http'] as const)('a 2026-07-28 client of the gateway over %s', (transport) => {
   const client = new ModernClient({ name: 'modern-client', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   const updates: string[] = [];
   let stop: (() => Promise<void>) | undefined;
@@ -110,9 +109,13 @@ describe.each(['http'] as const)('a 2026-07-28 client of the gateway over %s', (
   beforeAll(async () => {
     const args = ['--gateway', '--workspace', ws, '--audit-log', audit];
     client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
-    const serve = await startHttpServe(['--http', String(await freePort()), ...args], { ...tag.env, MCP_HARNESS_TOKEN: TOKEN });
-    stop = serve.stop;
-    await client.connect(new ModernHttpTransport(new URL(serve.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    if (transport === 'stdio') {
+      await client.connect(new ModernStdioTransport({ command: process.execPath, args: [cli, 'serve', ...args], env: { ...process.env, ...tag.env } as Record<string, string>, stderr: 'ignore' }));
+    } else {
+      const serve = await startHttpServe(['--http', String(await freePort()), ...args], { ...tag.env, MCP_HARNESS_TOKEN: TOKEN });
+      stop = serve.stop;
+      await client.connect(new ModernHttpTransport(new URL(serve.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    }
   });
 
   afterAll(async () => {
