@@ -7,6 +7,22 @@ const production = process.argv.includes('--production');
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
+/**
+ * The SDK's server package ships as one chunk esbuild must assume has side effects, so every bundle
+ * that reaches the core's barrel (the extension too, which never serves) would carry it. It has
+ * none on import: bundles that use it keep what they use, the others drop it.
+ */
+const sdkServerIsPure = {
+  name: 'sdk-server-is-pure',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/server(\/.*)?$/ }, async (args) => {
+      if (args.pluginData?.pure) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { pure: true } });
+      return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, sideEffects: false };
+    });
+  },
+};
+
 const node = {
   bundle: true,
   platform: 'node',
@@ -19,6 +35,7 @@ const node = {
   mainFields: ['module', 'main'],
   external: ['vscode'],
   define: { __HARNESS_VERSION__: JSON.stringify(version) },
+  plugins: [sdkServerIsPure],
 };
 
 /** @type {esbuild.BuildOptions[]} */

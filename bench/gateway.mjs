@@ -6,6 +6,10 @@
 //   stdio  direct:  client -stdio-> fixture               gateway: client -stdio-> serve -stdio-> fixture
 //   http   direct:  client -http->  fixture (--http)      gateway: client -http->  serve -stdio-> fixture
 //
+// and the same again with the SDK's 2.x client, which speaks 2026-07-28 to the gateway (stateless,
+// `_meta` on every request): stdio-2026 (direct leg: the fixture, which speaks 2025-11-25) and
+// http-2026 (direct leg: the 2026-07-28 fixture modern.mjs over HTTP).
+//
 // Rounds are interleaved; per-call latencies are pooled and the medians (and p90) reported.
 //
 //   node bench/gateway.mjs [--json] [--quick]
@@ -20,14 +24,19 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 
 const argv = process.argv.slice(2);
 const jsonOnly = argv.includes('--json');
 const quick = argv.includes('--quick');
 const ROUNDS = quick ? 3 : 5;
 const CALLS = { stdio: quick ? 300 : 1000, http: quick ? 100 : 300 };
+CALLS['stdio-2026'] = CALLS.stdio;
+CALLS['http-2026'] = CALLS.http;
 const TARGET_MS = 1;
 const FIXTURE = fileURLToPath(new URL('../test/fixtures/servers/fixture.mjs', import.meta.url));
+const MODERN_FIXTURE = fileURLToPath(new URL('../test/fixtures/servers/modern.mjs', import.meta.url));
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TOKEN = 'bench-gateway-token';
 
@@ -43,6 +52,15 @@ async function cleanupAll() {
 
 async function connect(transport, name) {
   const client = new Client({ name, version: '1.0.0' });
+  cleanups.push(() => client.close());
+  await client.connect(transport);
+  await client.listTools();
+  return client;
+}
+
+/** The 2.x client: `mode` 'legacy' (a 2025-era server) or pinned to 2026-07-28. */
+async function connectModern(transport, name, mode) {
+  const client = new ModernClient({ name, version: '1.0.0' }, { versionNegotiation: { mode } });
   cleanups.push(() => client.close());
   await client.connect(transport);
   await client.listTools();
@@ -150,6 +168,20 @@ async function main() {
     );
     results.http = await compare('http', direct, gateway);
   }
+  {
+    const pin = { pin: '2026-07-28' };
+    const direct = await connectModern(new ModernStdioTransport({ command: process.execPath, args: [FIXTURE], stderr: 'ignore' }), 'bench-direct', 'legacy');
+    const gateway = await connectModern(new ModernStdioTransport({ command: process.execPath, args: serveArgs, stderr: 'ignore' }), 'bench-gateway', pin);
+    results['stdio-2026'] = await compare('stdio-2026', direct, gateway);
+  }
+  {
+    const pin = { pin: '2026-07-28' };
+    const modernPort = await startListening([MODERN_FIXTURE, '--http=0'], /listening (\d+)/);
+    const gatewayUrl = await startListening([...serveArgs, '--http', '127.0.0.1:0'], /serving MCP on (http:\S+)/, { MCP_HARNESS_TOKEN: TOKEN });
+    const direct = await connectModern(new ModernHttpTransport(new URL(`http://127.0.0.1:${modernPort}/mcp`)), 'bench-direct', pin);
+    const gateway = await connectModern(new ModernHttpTransport(new URL(gatewayUrl), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }), 'bench-gateway', pin);
+    results['http-2026'] = await compare('http-2026', direct, gateway);
+  }
   return { targetAddedMedianMs: TARGET_MS, ...results };
 }
 
@@ -157,11 +189,11 @@ try {
   const results = await main();
   if (!jsonOnly) {
     console.log('\nGateway overhead per echo call (sequential, bare SDK client; ms)');
-    console.log('transport  direct p50  gateway p50  added p50  direct p90  gateway p90  target');
-    for (const kind of ['stdio', 'http']) {
+    console.log('transport   direct p50  gateway p50  added p50  direct p90  gateway p90  target');
+    for (const kind of ['stdio', 'http', 'stdio-2026', 'http-2026']) {
       const r = results[kind];
       const cells = [r.directMedianMs, r.gatewayMedianMs, r.addedMedianMs, r.directP90Ms, r.gatewayP90Ms].map((x) => String(x).padStart(11));
-      console.log(`${kind.padEnd(9)}${cells.join('')}  ${r.meetsTarget ? 'met' : 'MISSED'} (< ${TARGET_MS} ms)`);
+      console.log(`${kind.padEnd(10)}${cells.join('')}  ${r.meetsTarget ? 'met' : 'MISSED'} (< ${TARGET_MS} ms)`);
     }
   }
   console.log(JSON.stringify({ gateway: results }));

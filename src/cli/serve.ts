@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  AuditLog,
   createBuiltinTools,
   formatConfigError,
   HarnessMcpServer,
   loadServeConfig,
   McpHarness,
-  ServeAuditLog,
   ServeHttpListener,
   serveStdio,
 } from '../core';
@@ -36,6 +36,9 @@ Offered by default: the read-only built-in tools (read_file, list_directory, glo
 with --gateway, also every configured server's tools, resources and prompts. The "serve" section of
 .harness/mcp.json ({"serve": {"expose": [...], "deny": [...]}}) adds to --expose and --deny.`;
 
+/** Each step of stopping a server behind the gateway (stdin closed, SIGTERM, SIGKILL). */
+const SERVE_SHUTDOWN_GRACE_MS = 500;
+
 const log = (line: string) => process.stderr.write(`mcp-harness: ${line}\n`);
 
 interface ServeArgs {
@@ -61,7 +64,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const serveConfig = await loadServeConfig({ workspaceFolders: [args.workspace], configFiles: args.configFiles });
   for (const error of serveConfig.errors) log(`config: ${formatConfigError(error, args.workspace)}`);
   const harness = createServeHarness(args);
-  const audit = new ServeAuditLog(args.auditLog, (err) => log(`audit log: ${err instanceof Error ? err.message : String(err)}`));
+  const audit = new AuditLog(args.auditLog, { onError: (err) => log(`audit log: ${err instanceof Error ? err.message : String(err)}`) });
   const mcp = new HarnessMcpServer(harness, {
     gateway: args.gateway,
     expose: [...args.expose, ...serveConfig.config.expose],
@@ -80,7 +83,7 @@ export async function runServe(argv: string[]): Promise<number> {
     const offered = mcp.catalog.tools().map((t) => t.name);
     log(`offering ${offered.length} tool${offered.length === 1 ? '' : 's'}: ${offered.join(', ') || '(none)'}`);
     if (!args.http) {
-      await Promise.race([serveStdio(mcp), signalled]);
+      await Promise.race([serveStdio(mcp, process.stdin, process.stdout, (err) => log(`stdio: ${err.message}`)), signalled]);
       return 0;
     }
     const token = process.env.MCP_HARNESS_TOKEN || randomBytes(24).toString('base64url');
@@ -144,6 +147,9 @@ function createServeHarness(args: ServeArgs): McpHarness {
     inheritEnv: args.inheritEnv,
     // Servers run only when the gateway offers them.
     autoStart: args.gateway,
+    // A client that leaves gives its server about 2 s before SIGTERM and 2 s more before SIGKILL (the
+    // SDK clients do); the servers behind the gateway must be down by then, or a killed gateway leaves them running.
+    shutdownGraceMs: SERVE_SHUTDOWN_GRACE_MS,
     inputResolver: new CliInputResolver(process.env, false),
     // A config that lists this gateway itself (e.g. .vscode/mcp.json for VS Code) must not make it start itself, forever.
     checkStart: async (def) => (isThisGateway(def.command, def.args) ? 'this entry runs mcp-harness serve itself; the gateway does not serve itself' : undefined),

@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 // Runs the MCP conformance suite's server scenarios against `mcp-harness serve --http` (the built
-// dist/cli.js), for each protocol revision the server speaks.
+// dist/cli.js), for each protocol revision the server speaks: 2026-07-28 (stateless, per-request
+// _meta) and 2025-11-25, 2025-06-18, 2025-03-26 (initialize and sessions).
 //
 //   node test/conformance/server.mjs [--verbose] [--all] [scenario ...]
+//   CONFORMANCE_REVISIONS=2026-07-28 node test/conformance/server.mjs    (only some revisions)
 //
 // The suite cannot send a bearer token, and our server requires one, so it talks to the server
 // through a loopback proxy that adds the Authorization header and passes everything else (Host,
 // Origin, bodies, SSE streams) through unchanged: the Host/Origin checks under test are the
 // server's own. Scenarios that need the suite's own fixture tools, resources or prompts
 // (test_simple_text, test_prompt_with_image, ...) do not apply to MCP Harness and are not run unless
-// --all is given. Results land in test-results/conformance-server/<revision>/. Exits 1 when a check
-// of an applicable scenario failed.
+// --all is given; inside an applicable scenario, a check the suite reports as "Not testable" (it
+// needs such a fixture tool) is listed apart and counts neither way. Results land in
+// test-results/conformance-server/<revision>/. Exits 1 when a check of an applicable scenario failed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
@@ -19,10 +22,28 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { capture } from './capture.mjs';
 
-/** Scenarios a server with only its own tools must pass, with the revisions each exists at. */
-const APPLICABLE = ['server-initialize', 'server-session-lifecycle', 'ping', 'tools-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
-/** Revisions `serve` speaks (SDK 1.32.2) that the suite has scenarios for. */
-const REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
+/**
+ * Scenarios a server with only its own tools must pass (each runs at every revision the suite has
+ * it for), and the serve mode each runs against: caching hints cover the resource and prompt lists
+ * too, which only the gateway offers.
+ */
+const APPLICABLE = {
+  'server-initialize': 'tools',
+  'server-session-lifecycle': 'tools',
+  ping: 'tools',
+  'tools-list': 'tools',
+  'server-sse-multiple-streams': 'tools',
+  'dns-rebinding-protection': 'tools',
+  'server-stateless': 'tools',
+  'http-header-validation': 'tools',
+  'input-required-result-unsupported-methods': 'tools',
+  'input-required-result-validate-input': 'tools',
+  caching: 'gateway',
+};
+/** Revisions `serve` speaks (SDK 2.x server: 2026-07-28 per request, the 2025-era ones with sessions) that the suite has scenarios for. */
+const REVISIONS = (process.env.CONFORMANCE_REVISIONS || '2026-07-28,2025-11-25,2025-06-18,2025-03-26').split(',');
+/** A check the suite could not exercise for want of its own fixture tools: reported, neither passed nor failed. */
+const NOT_TESTABLE = /^Not testable\b/;
 const NODE24 = join(process.env.MCP_HARNESS_CACHE || join(homedir(), '.cache', 'mcp-harness'), 'node-24.22.3', 'node_modules', `node-linux-${process.arch}`, 'bin', 'node');
 const TOKEN = 'conformance-server-token';
 
@@ -42,24 +63,27 @@ async function main(argv) {
   rmSync(resultsDir, { recursive: true, force: true });
   mkdirSync(resultsDir, { recursive: true });
 
-  const proxy = await startProxy();
-  const serve = await startServe(proxy.port);
-  proxy.target(serve.port);
-  const url = `http://127.0.0.1:${proxy.port}/mcp`;
-  log(`serve on 127.0.0.1:${serve.port}, suite talks to ${url}`);
+  const targets = {};
   const outcomes = [];
   try {
+    for (const [mode, extra] of [['tools', []], ['gateway', ['--gateway']]]) {
+      const proxy = await startProxy();
+      const serve = await startServe(proxy.port, mode, extra);
+      proxy.target(serve.port);
+      targets[mode] = { url: `http://127.0.0.1:${proxy.port}/mcp`, stop: async () => (await serve.stop(), await proxy.close()) };
+      log(`serve${extra.map((a) => ` ${a}`).join('')} on 127.0.0.1:${serve.port}, suite talks to ${targets[mode].url}`);
+    }
     for (const revision of REVISIONS) {
       const listed = listScenarios(node, revision);
-      const scenarios = named.length > 0 ? named : all ? listed : APPLICABLE.filter((s) => listed.includes(s));
+      const scenarios = named.length > 0 ? named : all ? listed : Object.keys(APPLICABLE).filter((s) => listed.includes(s));
       for (const scenario of scenarios) {
         if (!listed.includes(scenario)) continue;
-        outcomes.push(await runScenario(node, url, revision, scenario, verbose));
+        const mode = APPLICABLE[scenario] ?? 'tools';
+        outcomes.push(await runScenario(node, targets[mode].url, revision, scenario, mode, verbose));
       }
     }
   } finally {
-    await serve.stop();
-    await proxy.close();
+    for (const target of Object.values(targets)) await target.stop();
   }
   return report(outcomes);
 }
@@ -71,21 +95,25 @@ function listScenarios(node, revision) {
   return [...result.stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
 }
 
-async function runScenario(node, url, revision, scenario, verbose) {
+async function runScenario(node, url, revision, scenario, mode, verbose) {
   const out = join(resultsDir, revision);
   mkdirSync(out, { recursive: true });
   const args = [suiteCli, 'server', '--url', url, '--scenario', scenario, '--spec-version', revision, '-o', out];
   const { code, output } = await capture(node, args, root);
   writeFileSync(join(out, `${scenario}.log`), output);
   if (verbose) process.stderr.write(output);
-  const checks = readChecks(out, scenario);
+  const all = readChecks(out, scenario);
+  const untestable = (c) => c.status === 'FAILURE' && NOT_TESTABLE.test(c.errorMessage ?? c.description ?? '');
+  const checks = all?.filter((c) => !untestable(c));
   const count = (status) => checks?.filter((c) => c.status === status).length ?? 0;
   const problems = [];
   if (!checks) problems.push(`no checks.json (suite exited with ${code}); see ${relative(root, join(out, `${scenario}.log`))}`);
   for (const c of checks ?? []) if (c.status === 'FAILURE') problems.push(`${c.id}: ${c.errorMessage ?? c.description}`);
   for (const c of checks ?? []) if (c.status === 'WARNING') problems.push(`(warning) ${c.id}: ${c.errorMessage ?? c.description}`);
+  for (const c of all?.filter(untestable) ?? []) problems.push(`(not testable here) ${c.id}`);
   const failed = count('FAILURE');
-  return { revision, scenario, passed: count('SUCCESS'), failed, warnings: count('WARNING'), ok: !!checks && failed === 0, problems };
+  const notTestable = all?.filter(untestable).length ?? 0;
+  return { revision, scenario, mode, passed: count('SUCCESS'), failed, warnings: count('WARNING'), notTestable, ok: !!checks && failed === 0, problems };
 }
 
 function readChecks(out, scenario) {
@@ -103,7 +131,8 @@ function report(outcomes) {
   for (const o of outcomes) {
     passed += o.passed;
     total += o.passed + o.failed + o.warnings;
-    console.log(`${o.ok ? 'ok  ' : 'FAIL'} ${o.revision} ${o.scenario.padEnd(32)} ${o.passed} passed, ${o.failed} failed, ${o.warnings} warnings`);
+    const extra = o.notTestable ? `, ${o.notTestable} not testable` : '';
+    console.log(`${o.ok ? 'ok  ' : 'FAIL'} ${o.revision} ${`${o.scenario}${o.mode === 'gateway' ? ' (gateway)' : ''}`.padEnd(44)} ${o.passed} passed, ${o.failed} failed, ${o.warnings} warnings${extra}`);
     for (const p of o.problems) console.log(`       ${p}`);
   }
   const failed = outcomes.filter((o) => !o.ok).length;
@@ -112,11 +141,11 @@ function report(outcomes) {
   return failed > 0 || outcomes.length === 0 ? 1 : 0;
 }
 
-/** `mcp-harness serve --http 127.0.0.1:0` in a scratch workspace; resolves its port once it listens. */
-async function startServe(proxyPort) {
+/** `mcp-harness serve --http 127.0.0.1:0` in a scratch workspace (no servers configured); resolves its port once it listens. */
+async function startServe(proxyPort, mode, extra) {
   const workspace = mkdtempSync(join(tmpdir(), 'conformance-serve-'));
   writeFileSync(join(workspace, 'README.md'), '# scratch workspace\n');
-  const args = [join(root, 'dist', 'cli.js'), 'serve', '--http', '127.0.0.1:0', '--workspace', workspace, '--audit-log', join(workspace, 'audit.jsonl'), '--allow-origin', `http://127.0.0.1:${proxyPort}`];
+  const args = [join(root, 'dist', 'cli.js'), 'serve', '--http', '127.0.0.1:0', ...extra, '--workspace', workspace, '--audit-log', join(workspace, 'audit.jsonl'), '--allow-origin', `http://127.0.0.1:${proxyPort}`];
   const child = spawn(process.execPath, args, { env: { ...process.env, MCP_HARNESS_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const port = await new Promise((resolve, reject) => {
@@ -133,7 +162,7 @@ async function startServe(proxyPort) {
       child.kill('SIGTERM');
       await exited;
     }
-    writeFileSync(join(resultsDir, 'serve.stderr.log'), stderr);
+    writeFileSync(join(resultsDir, `serve-${mode}.stderr.log`), stderr);
     rmSync(workspace, { recursive: true, force: true });
   };
   return { port, stop };

@@ -87,8 +87,10 @@ describe.each(['stdio', 'http'] as const)('gateway over %s', (transport) => {
   it('records calls with the client identity and the server they went to', () => {
     const ends = auditLines(audit).filter((l) => l.event === 'end' && l.tool === 'mcp__everything__echo');
     const mine = ends.find((l) => (l.client as { transport: string }).transport === transport);
-    expect(mine).toMatchObject({ server: 'everything', outcome: 'ok', client: { name: 'mcp-harness', transport } });
-    if (transport === 'http') expect(mine!.client).toMatchObject({ sessionId: expect.any(String), remoteAddress: '127.0.0.1' });
+    // Our own client speaks 2026-07-28: no session, its identity comes with every request.
+    expect(mine).toMatchObject({ server: 'everything', outcome: 'ok', method: 'tools/call', client: { name: 'mcp-harness', transport, protocolVersion: '2026-07-28' } });
+    expect(harness.servers()[0].protocolVersion).toBe('2026-07-28');
+    if (transport === 'http') expect(mine!.client).toMatchObject({ remoteAddress: '127.0.0.1' });
   });
 
   it('passes tools/list_changed on, live', async () => {
@@ -166,6 +168,8 @@ describe('a client that disconnects mid-call', () => {
         () => auditLines(audit).some((l) => l.event === 'end' && l.outcome === 'cancelled' && (l.client as { name?: string }).name === 'leaver'),
         'the audit entry to end cancelled',
       );
+      const leaver = auditLines(audit).find((l) => l.event === 'end' && (l.client as { name?: string }).name === 'leaver');
+      expect(leaver?.client).toEqual({ transport: 'http', sessionId: session, remoteAddress: '127.0.0.1', name: 'leaver', version: '1', protocolVersion: '2025-11-25' });
     } finally {
       await serve.stop();
     }

@@ -72,6 +72,9 @@ export class McpConnection extends Disposable {
   readonly onDidChange: Event<McpServerSnapshot> = this._onDidChange.event;
   private readonly _onDidLog = this._register(new Emitter<McpLogEntry>());
   readonly onDidLog: Event<McpLogEntry> = this._onDidLog.event;
+  private readonly _onDidUpdateResource = this._register(new Emitter<string>());
+  /** The server said a subscribed resource changed (`notifications/resources/updated`; its own URI). */
+  readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
 
   private _definition: McpServerDefinition;
   private _snapshot: McpServerSnapshot;
@@ -304,6 +307,7 @@ export class McpConnection extends Disposable {
     this._session = session;
     this._sessionStore.add(session.onDidClose((reason) => this._onDropped(session, reason)));
     this._sessionStore.add(session.onDidChangeLists(() => this._update(this._listsOf(session))));
+    this._sessionStore.add(session.onDidUpdateResource((uri) => this._onDidUpdateResource.fire(uri)));
     this._update({
       state: { kind: 'running' },
       transport: session.transportKind,

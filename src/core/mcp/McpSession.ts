@@ -15,7 +15,9 @@ import {
   type ElicitResult,
   type Implementation,
   type JSONRPCMessage,
+  type McpSubscription,
   type Root,
+  type SubscriptionFilter,
   type ServerCapabilities,
   type Transport,
   type VersionNegotiationMode,
@@ -89,6 +91,9 @@ export class McpSession {
   readonly onDidClose: Event<string> = this._onDidClose.event;
   private readonly _onDidChangeLists = new Emitter<McpListKind>();
   readonly onDidChangeLists: Event<McpListKind> = this._onDidChangeLists.event;
+  private readonly _onDidUpdateResource = new Emitter<string>();
+  /** A resource subscribed to with `resources/subscribe` changed (its URI, as the server knows it). */
+  readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
 
   private _client!: Client;
   private _transport!: TracingTransport;
@@ -104,6 +109,8 @@ export class McpSession {
   private _auth: McpHttpAuth | undefined;
   private readonly _lists: McpLists;
   private readonly _relistTimers = new Map<McpListKind, NodeJS.Timeout>();
+  /** The `subscriptions/listen` stream a 2026-07-28 server tells of list changes on. */
+  private _subscription: McpSubscription | undefined;
 
   private constructor(private readonly _o: McpSessionOptions) {
     this._kind = _o.launch.type;
@@ -133,6 +140,7 @@ export class McpSession {
       await this._auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), signal);
       await this._lists.refreshAll(this.capabilities, signal);
     }
+    if (this._client.getProtocolEra() === 'modern') this._listenForChanges(this._client);
   }
 
   get transportKind(): McpTransportKind {
@@ -449,6 +457,9 @@ export class McpSession {
     client.setNotificationHandler('notifications/tools/list_changed', () => this._scheduleRelist('tools'));
     client.setNotificationHandler('notifications/resources/list_changed', () => this._scheduleRelist('resources'));
     client.setNotificationHandler('notifications/prompts/list_changed', () => this._scheduleRelist('prompts'));
+    client.setNotificationHandler('notifications/resources/updated', (n) => {
+      if (!this._closed) this._onDidUpdateResource.fire(n.params.uri);
+    });
     client.setNotificationHandler('notifications/message', (n) => {
       const { level, logger, data } = n.params;
       const text = typeof data === 'string' ? data : JSON.stringify(data);
@@ -494,6 +505,26 @@ export class McpSession {
       .finally(() => (this._probing = false));
   }
 
+  /** A 2026-07-28 server tells of list changes only on a `subscriptions/listen` stream; a 2025-era one sends them unasked. */
+  private _listenForChanges(client: Client): void {
+    const caps = this.capabilities;
+    const filter: SubscriptionFilter = {
+      ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    client.listen(filter, { timeout: LIVENESS_TIMEOUT_MS }).then(
+      (subscription) => {
+        if (this._closed) void subscription.close().catch(() => undefined);
+        else this._subscription = subscription;
+      },
+      (err: unknown) => {
+        if (!this._closed) this._o.log('warn', 'harness', `list changes will not be seen: subscriptions/listen failed: ${describeError(err)}`);
+      },
+    );
+  }
+
   private _onTransportClosed(): void {
     this._markClosed(this._describeTransportEnd());
   }
@@ -501,6 +532,8 @@ export class McpSession {
   private _markClosed(reason: string | undefined): void {
     if (this._closed) return;
     this._closed = true;
+    void this._subscription?.close().catch(() => undefined);
+    this._subscription = undefined;
     this._auth?.dispose();
     this._auth = undefined;
     this._closeReason = reason ?? 'connection closed';
@@ -509,6 +542,7 @@ export class McpSession {
     if (reason !== undefined) this._onDidClose.fire(reason);
     this._onDidClose.dispose();
     this._onDidChangeLists.dispose();
+    this._onDidUpdateResource.dispose();
   }
 
   private _describeTransportEnd(): string {

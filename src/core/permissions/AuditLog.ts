@@ -4,13 +4,33 @@ import * as path from 'node:path';
 import { redactSecrets } from './redactSecrets';
 import type { PermissionDecider } from './types';
 
+/** Who made a call that came in through `serve` (absent for the harness's own chat). */
+export interface AuditClient {
+  readonly transport: 'stdio' | 'http';
+  /** The MCP session id (HTTP, 2025-era clients). */
+  readonly sessionId?: string;
+  /** `clientInfo` the client sent (at initialize, or in each request's `_meta`). */
+  readonly name?: string;
+  readonly version?: string;
+  /** Protocol revision the request was made under. */
+  readonly protocolVersion?: string;
+  /** Peer address (HTTP). */
+  readonly remoteAddress?: string;
+}
+
 /** The start of an MCP call, written before the request goes out. */
 export interface AuditStart {
   readonly server?: string;
+  /** The name (or, for `resources/read`, the URI) asked for. */
   readonly tool: string;
   readonly arguments: unknown;
   readonly decider: PermissionDecider;
+  /** The MCP method, when it is not `tools/call`. */
+  readonly method?: AuditMethod;
+  readonly client?: AuditClient;
 }
+
+export type AuditMethod = 'tools/call' | 'resources/read' | 'prompts/get' | 'resources/subscribe' | 'resources/unsubscribe';
 
 export type AuditOutcome = 'ok' | 'error' | 'cancelled';
 
@@ -25,10 +45,18 @@ export interface IAuditSink {
 }
 
 /** One JSON line of the audit file. */
-export type AuditLine =
-  | { readonly id: string; readonly event: 'start'; readonly time: string; readonly server?: string; readonly tool: string; readonly arguments: unknown; readonly decider: PermissionDecider }
-  | { readonly id: string; readonly event: 'end'; readonly time: string; readonly server?: string; readonly tool: string; readonly durationMs: number; readonly outcome: AuditOutcome; readonly outputChars: number; readonly error?: string }
-  | { readonly id: string; readonly event: 'denied'; readonly time: string; readonly server?: string; readonly tool: string; readonly arguments: unknown; readonly decider: PermissionDecider; readonly reason?: string };
+export type AuditLine = AuditLineCaller &
+  (
+    | { readonly id: string; readonly event: 'start'; readonly time: string; readonly server?: string; readonly tool: string; readonly arguments: unknown; readonly decider: PermissionDecider }
+    | { readonly id: string; readonly event: 'end'; readonly time: string; readonly server?: string; readonly tool: string; readonly durationMs: number; readonly outcome: AuditOutcome; readonly outputChars: number; readonly error?: string }
+    | { readonly id: string; readonly event: 'denied'; readonly time: string; readonly server?: string; readonly tool: string; readonly arguments: unknown; readonly decider: PermissionDecider; readonly reason?: string }
+  );
+
+/** Fields every line of a call that came in through `serve` carries. */
+interface AuditLineCaller {
+  readonly method?: AuditMethod;
+  readonly client?: AuditClient;
+}
 
 export interface AuditLogOptions {
   /** Clock (ms since the epoch). */
@@ -43,7 +71,7 @@ export interface AuditLogOptions {
  * the caller; arguments are stored with secret-looking values redacted.
  */
 export class AuditLog implements IAuditSink {
-  private readonly _open = new Map<string, { server?: string; tool: string; startedAt: number }>();
+  private readonly _open = new Map<string, { server?: string; tool: string; method?: AuditMethod; client?: AuditClient; startedAt: number }>();
   private _writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -54,8 +82,18 @@ export class AuditLog implements IAuditSink {
   start(entry: AuditStart): string {
     const id = randomUUID();
     const now = this._now();
-    this._open.set(id, { server: entry.server, tool: entry.tool, startedAt: now });
-    this._append({ id, event: 'start', time: new Date(now).toISOString(), server: entry.server, tool: entry.tool, arguments: redactSecrets(entry.arguments), decider: entry.decider });
+    this._open.set(id, { server: entry.server, tool: entry.tool, method: entry.method, client: entry.client, startedAt: now });
+    this._append({
+      id,
+      event: 'start',
+      time: new Date(now).toISOString(),
+      server: entry.server,
+      tool: entry.tool,
+      arguments: redactSecrets(entry.arguments),
+      decider: entry.decider,
+      method: entry.method,
+      client: entry.client,
+    });
     return id;
   }
 
@@ -74,6 +112,8 @@ export class AuditLog implements IAuditSink {
       outcome: result.outcome,
       outputChars: result.outputChars,
       error: result.error,
+      method: open.method,
+      client: open.client,
     });
   }
 
@@ -87,6 +127,8 @@ export class AuditLog implements IAuditSink {
       arguments: redactSecrets(entry.arguments),
       decider: entry.decider,
       reason: entry.reason,
+      method: entry.method,
+      client: entry.client,
     });
   }
 

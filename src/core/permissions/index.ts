@@ -9,5 +9,5 @@ export { scanText, scanTool, makeHiddenVisible, hasHiddenCharacters } from './sc
 export { PermissionGate } from './PermissionGate';
 export type { PermissionCheck, PermissionCheckOptions, IToolCallGate, PermissionGateOptions } from './PermissionGate';
 export { AuditLog } from './AuditLog';
-export type { AuditStart, AuditOutcome, AuditLine, AuditLogOptions, IAuditSink } from './AuditLog';
+export type { AuditStart, AuditOutcome, AuditLine, AuditLogOptions, IAuditSink, AuditClient, AuditMethod } from './AuditLog';
 export { redactSecrets, REDACTED } from './redactSecrets';

@@ -1,4 +1,4 @@
-import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ListResourceTemplatesResult, Prompt, Resource } from '@modelcontextprotocol/server';
 import { Emitter, type Event } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import type { McpHarness } from '../McpHarness';
@@ -6,6 +6,9 @@ import { mcpToolCandidateName, sanitizeToolNamePart } from '../tools/McpToolNami
 import type { ResolvedTool } from '../tools/ToolRegistry';
 import type { ExposedTool } from '../tools/types';
 import type { ServeExposure } from './ServeExposure';
+
+/** A resource template as listed (the package's `ResourceTemplate` export is a registration helper). */
+type ResourceTemplate = ListResourceTemplatesResult['resourceTemplates'][number];
 
 /** Scheme of the resource URIs the gateway hands out: `mcp-harness://<server>/<original uri>`, both parts URI-encoded. */
 export const GATEWAY_RESOURCE_SCHEME = 'mcp-harness:';

@@ -1,9 +1,17 @@
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { HarnessMcpServer, HarnessServeSession } from './HarnessMcpServer';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isJSONRPCRequest,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import type { IDisposable } from '../base/lifecycle';
+import { clientFromRequestMeta, listenedResources, type HarnessMcpServer, type HarnessServeSession, type ServeConnectionInfo } from './HarnessMcpServer';
 
 /** Path of the MCP endpoint. */
 export const SERVE_HTTP_PATH = '/mcp';
@@ -25,19 +33,26 @@ export interface ServeHttpOptions {
 }
 
 interface HttpSession {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   session?: HarnessServeSession;
 }
 
 /**
- * Streamable HTTP in front of a {@link HarnessMcpServer}: one MCP session per client, every
- * request checked for a loopback Host and an allowed Origin (DNS rebinding: 403) and for the bearer
- * token (401). A POST whose connection drops before its answer cancels the calls it carried.
+ * Streamable HTTP in front of a {@link HarnessMcpServer}, in both generations of the protocol:
+ * 2026-07-28 requests (per-request `_meta`, no session) go to the SDK's per-request handler;
+ * 2025-era clients `initialize` and get one MCP session each. Every request is checked for a
+ * loopback Host and an allowed Origin (DNS rebinding: 403) and for the bearer token (401). A POST
+ * whose connection drops before its answer cancels the calls it carried.
  */
 export class ServeHttpListener {
   private readonly _server: http.Server;
   private readonly _sessions = new Map<string, HttpSession>();
   private readonly _tokenDigest: Buffer;
+  private readonly _modern: McpHttpHandler;
+  private readonly _modernNotifier: IDisposable;
+  /** How each request in flight on the 2026-07-28 path is connected (its server is built from the web `Request`). */
+  private readonly _connections = new WeakMap<Request, ServeConnectionInfo>();
+  private readonly _pendingUpdates = new Set<string>();
   private _port = 0;
 
   constructor(
@@ -45,6 +60,11 @@ export class ServeHttpListener {
     private readonly _o: ServeHttpOptions,
   ) {
     this._tokenDigest = digest(_o.token);
+    this._modern = createMcpHandler(
+      (ctx) => _mcp.createServer((ctx.requestInfo && this._connections.get(ctx.requestInfo)) ?? { transport: 'http' }, false),
+      { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => _o.log?.(`2026-07-28 request: ${err.message}`) },
+    );
+    this._modernNotifier = _mcp.addNotifier(this._modern.notify);
     this._server = http.createServer((req, res) => {
       this._handle(req, res).catch((err: unknown) => {
         _o.log?.(`request failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -80,6 +100,8 @@ export class ServeHttpListener {
 
   /** Ends every session and stops listening. */
   async close(): Promise<void> {
+    this._modernNotifier.dispose();
+    await this._modern.close().catch(() => undefined);
     await Promise.all([...this._sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
     this._sessions.clear();
     this._server.closeAllConnections();
@@ -98,18 +120,37 @@ export class ServeHttpListener {
       return sendError(res, 401, -32000, 'unauthorized: send "Authorization: Bearer <token>" (the token mcp-harness serve printed, or MCP_HARNESS_TOKEN)');
     }
     const sessionId = headerValue(req.headers['mcp-session-id']);
-    const body = req.method === 'POST' ? await readJsonBody(req, res) : undefined;
+    const raw = req.method === 'POST' ? await readBody(req, res) : undefined;
+    if (raw === INVALID) return;
+    const body = raw === undefined ? undefined : parseJson(raw, res);
     if (body === INVALID) return;
+    // The client went away before the answer: the web request's signal aborts, and with it the calls it carried.
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    const request = toWebRequest(req, raw, gone.signal);
+    const connection: ServeConnectionInfo = { transport: 'http', ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress.replace(/^::ffff:/, '') } : {}) };
     if (sessionId !== undefined) {
       const existing = this._sessions.get(sessionId);
       if (!existing) return sendError(res, 404, -32001, 'session not found: initialize again');
-      return this._forward(existing, req, res, body);
+      return this._forward(existing, request, res, body, gone.signal);
     }
-    if (req.method !== 'POST' || !containsInitialize(body)) {
-      return sendError(res, 400, -32000, 'bad request: no Mcp-Session-Id header, and the request is not initialize');
+    if (req.method !== 'POST' || !(await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES }))) {
+      this._connections.set(request, connection);
+      const listen = listenedResources(body);
+      if (listen) {
+        // The stream lasts as long as this response; its resources' updates go out through the handler's listen routing.
+        const relay = this._mcp.listenResources({ resourceUpdated: (uri) => this._resourceUpdated(uri) }, listen.uris, clientFromRequestMeta((body as { params?: unknown }).params, connection));
+        res.once('close', () => relay.dispose());
+      }
+      return writeResponse(res, await this._modern.fetch(request, body === undefined ? {} : { parsedBody: body }));
+    }
+    if (!containsInitialize(body)) {
+      return sendError(res, 400, -32000, 'bad request: no Mcp-Session-Id header, and the request is not initialize (nor a 2026-07-28 request)');
     }
     const entry: HttpSession = {
-      transport: new StreamableHTTPServerTransport({
+      transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => void this._sessions.set(id, entry),
         onsessionclosed: (id) => void this._sessions.delete(id),
@@ -119,19 +160,24 @@ export class ServeHttpListener {
       if (entry.transport.sessionId) this._sessions.delete(entry.transport.sessionId);
     };
     // connect() chains the onclose above with its own.
-    entry.session = await this._mcp.connect(entry.transport, { transport: 'http', remoteAddress: req.socket.remoteAddress?.replace(/^::ffff:/, '') });
-    return this._forward(entry, req, res, body);
+    entry.session = await this._mcp.connect(entry.transport, connection);
+    return this._forward(entry, request, res, body, gone.signal);
   }
 
-  private async _forward(entry: HttpSession, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+  private async _forward(entry: HttpSession, request: Request, res: http.ServerResponse, body: unknown, gone: AbortSignal): Promise<void> {
     const ids = requestIds(body);
-    if (ids.length > 0) {
-      // The client went away before the answer: its calls are cancelled, not left running.
-      res.once('close', () => {
-        if (!res.writableFinished) entry.session?.cancelRequests(ids);
-      });
-    }
-    await entry.transport.handleRequest(req, res, body);
+    if (ids.length > 0) gone.addEventListener('abort', () => entry.session?.cancelRequests(ids), { once: true });
+    await writeResponse(res, await entry.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body }));
+  }
+
+  /** One publish per update however many streams relayed it: the handler fans it out to every stream that listed the URI. */
+  private _resourceUpdated(uri: string): void {
+    if (this._pendingUpdates.has(uri)) return;
+    this._pendingUpdates.add(uri);
+    queueMicrotask(() => {
+      this._pendingUpdates.delete(uri);
+      this._modern.notify.resourceUpdated(uri);
+    });
   }
 
   private _hostAllowed(host: string | undefined): boolean {
@@ -165,7 +211,7 @@ export class ServeHttpListener {
 
 const INVALID = Symbol('invalid body');
 
-async function readJsonBody(req: http.IncomingMessage, res: http.ServerResponse): Promise<unknown> {
+async function readBody(req: http.IncomingMessage, res: http.ServerResponse): Promise<string | typeof INVALID> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -176,11 +222,52 @@ async function readJsonBody(req: http.IncomingMessage, res: http.ServerResponse)
     }
     chunks.push(chunk as Buffer);
   }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string, res: http.ServerResponse): unknown {
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(text);
   } catch {
     sendError(res, 400, -32700, 'parse error: the body is not JSON');
     return INVALID;
+  }
+}
+
+/** The Node request as a web `Request` (what the SDK's HTTP serving takes), its body already read. */
+function toWebRequest(req: http.IncomingMessage, body: string | undefined, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+  return new Request(url, { method: req.method, headers, body: body === undefined || req.method === 'GET' || req.method === 'HEAD' ? undefined : body, signal });
+}
+
+/** Writes a web `Response` to the Node response, streaming its body (SSE) as it comes. */
+async function writeResponse(res: http.ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) return void res.end();
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  res.once('close', stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  } catch {
+    // The stream ended with the connection.
+  } finally {
+    res.off('close', stop);
+    res.end();
   }
 }
 

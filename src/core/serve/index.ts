@@ -1,11 +1,9 @@
 /** MCP Harness as an MCP server: its tools (and with the gateway, every configured server's) for other clients. */
 export { HarnessMcpServer } from './HarnessMcpServer';
-export type { HarnessMcpServerOptions, HarnessServeSession } from './HarnessMcpServer';
+export type { HarnessMcpServerOptions, HarnessServeSession, ServeConnectionInfo } from './HarnessMcpServer';
 export { ServeHttpListener, SERVE_HTTP_PATH } from './ServeHttpListener';
 export type { ServeHttpOptions } from './ServeHttpListener';
 export { serveStdio } from './serveStdio';
-export { ServeAuditLog } from './ServeAudit';
-export type { IServeAuditSink, ServeAuditStart, ServeAuditMethod, ServeAuditOutcome, ServeClientIdentity } from './ServeAudit';
 export { ServeExposure, compilePattern } from './ServeExposure';
 export { ServeCatalog, gatewayUri, parseGatewayUri, GATEWAY_RESOURCE_SCHEME } from './ServeCatalog';
 export { serveLaunch, mcpServersEntry } from './serveLaunch';

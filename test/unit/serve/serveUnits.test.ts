@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseServeConfigText } from '../../../src/core/config/parseServeConfig';
-import { ServeAuditLog } from '../../../src/core/serve/ServeAudit';
+import { AuditLog } from '../../../src/core/permissions/AuditLog';
 import { gatewayUri, gatewayUriTemplate, parseGatewayUri } from '../../../src/core/serve/ServeCatalog';
 import { ServeExposure } from '../../../src/core/serve/ServeExposure';
 import { mcpServersEntry, serveLaunch } from '../../../src/core/serve/serveLaunch';
@@ -66,21 +66,23 @@ describe('gateway resource URIs', () => {
   });
 });
 
-describe('ServeAuditLog', () => {
-  it('writes start, end and denied lines in order, with the client and secrets redacted', async () => {
+describe('AuditLog of serve calls', () => {
+  it('writes start, end and denied lines in order, each with the client and method, secrets redacted', async () => {
     const tmp = tempDir();
     try {
       const file = path.join(tmp.dir, 'nested', 'audit.jsonl');
-      const log = new ServeAuditLog(file);
+      const log = new AuditLog(file);
       const client = { transport: 'http' as const, sessionId: 's1', name: 'cursor', version: '1.0' };
-      const id = log.start({ client, method: 'tools/call', tool: 'mcp__gh__search', server: 'gh', arguments: { q: 'x', apiKey: 'sk-1234567890abcdef1234' } });
-      log.denied({ client, method: 'tools/call', tool: 'write_file', arguments: {}, reason: 'not offered' });
+      const decider = { by: 'rule' as const, rule: 'serve exposure' };
+      const id = log.start({ client, method: 'tools/call', tool: 'mcp__gh__search', server: 'gh', arguments: { q: 'x', apiKey: 'sk-1234567890abcdef1234' }, decider });
+      log.denied({ client, method: 'resources/read', tool: 'mcp-harness://gh/x', arguments: {}, decider, reason: 'not offered' });
       log.end(id, { outcome: 'ok', outputChars: 12 });
       await log.flush();
       const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       expect(lines.map((l) => l.event)).toEqual(['start', 'denied', 'end']);
-      expect(lines[0]).toMatchObject({ id, client, server: 'gh', arguments: { q: 'x', apiKey: '[redacted]' } });
-      expect(lines[2]).toMatchObject({ id, outcome: 'ok', outputChars: 12, durationMs: expect.any(Number) });
+      expect(lines[0]).toMatchObject({ id, client, method: 'tools/call', server: 'gh', arguments: { q: 'x', apiKey: '[redacted]' } });
+      expect(lines[1]).toMatchObject({ client, method: 'resources/read', reason: 'not offered' });
+      expect(lines[2]).toMatchObject({ id, client, method: 'tools/call', outcome: 'ok', outputChars: 12, durationMs: expect.any(Number) });
     } finally {
       tmp.cleanup();
     }
