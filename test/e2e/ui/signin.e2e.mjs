@@ -38,6 +38,7 @@ export async function run(ctx) {
     await waitForText(description, /^sign-in required$/, { timeout: 60_000 });
     assert.equal((await stats(oauth)).authorizations, 0, 'nothing may open a browser before the user signs in');
     await themedScreenshots(page, ctx, 'ui-signin-required');
+    const sealedBefore = (await sealedSecrets(page)) ?? '';
 
     // Sign In from the row's inline action; the modal question names the server and the authorization host.
     await row.hover();
@@ -99,7 +100,7 @@ export async function run(ctx) {
     assert.deepEqual(filesContaining([folder, server.root], leaks), [], 'no token or code in a file');
     assert.deepEqual(await browserStorageContaining(page, leaks), [], 'no token or code readable in the browser');
     const sealed = await sealedSecrets(page);
-    assert.ok(sealed, 'the secret storage holds something');
+    assert.ok(sealed && sealed.length > sealedBefore.length, 'the secret storage grew by the sign-in');
 
     // A new window (a new extension host) is signed in from the secret storage: no browser, no code.
     await page.reload();
