@@ -29,7 +29,12 @@ export class VscodeAuthHost implements IMcpAuthHost, vscode.UriHandler, vscode.D
     return pick === 'Sign In';
   }
 
-  /** One redirect URI per server (stable, so its client registration stays valid). */
+  /**
+   * The redirect URI for `server`: the extension's own URI as `asExternalUri` makes it reachable.
+   * On the desktop it is the same every time, so the client registration stays valid; in a browser
+   * (code-server) each call gets a new request id, and the provider renews a registration made for
+   * another redirect URI.
+   */
   async createRedirectReceiver(server: string): Promise<IMcpRedirectReceiver> {
     const nonce = server;
     const own = vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: this._context.extension.id, path: CALLBACK_PATH, query: `server=${encodeURIComponent(server)}` });

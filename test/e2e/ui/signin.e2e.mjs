@@ -37,7 +37,8 @@ export async function run(ctx) {
     const description = row.locator('.label-description');
     await waitForText(description, /^sign-in required$/, { timeout: 60_000 });
     assert.equal((await stats(oauth)).authorizations, 0, 'nothing may open a browser before the user signs in');
-    await themedScreenshots(page, ctx, 'ui-signin-required');
+    // Hovered, the row shows its inline Sign In action.
+    await themedScreenshots(page, ctx, 'ui-signin-required', row);
     const sealedBefore = (await sealedSecrets(page)) ?? '';
 
     // Sign In from the row's inline action; the modal question names the server and the authorization host.
@@ -46,6 +47,7 @@ export async function run(ctx) {
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30_000 });
     assert.equal((await dialog.locator('.dialog-message-detail').innerText()).trim(), `Sign in to remote at ${new URL(oauth.base).host}?`);
+    await page.screenshot({ path: join(ctx.resultsDir, 'ui-signin-confirm.png') });
     const popup = page.context().waitForEvent('page', { timeout: 30_000 });
     const browserVisited = [];
     page.context().on('request', (r) => { if (r.isNavigationRequest()) browserVisited.push(r.url()); });
@@ -105,7 +107,7 @@ export async function run(ctx) {
     // A new window (a new extension host) is signed in from the secret storage: no browser, no code.
     await page.reload();
     await waitForWorkbench(page);
-    await openViewContainer(page, 'MCP Servers', { timeout: 90_000 });
+    await showRow(page, row);
     await waitForText(description, /^2 tools$/, { timeout: 90_000 });
     const reloaded = await stats(oauth);
     assert.equal(reloaded.authorizations, 1, 'no new authorization after a reload');
@@ -156,6 +158,18 @@ function stats(oauth) {
   return oauth.stats();
 }
 
+/**
+ * Waits for `row` of the MCP Servers view after a reload. The workbench restores the side bar as it
+ * was while it starts, and a click on the view container meanwhile can close it again: it is
+ * opened again each second until the row shows.
+ */
+async function showRow(page, row, timeout = 90_000) {
+  for (const deadline = Date.now() + timeout; !(await row.isVisible()); await page.waitForTimeout(1000)) {
+    if (Date.now() > deadline) throw new Error('the MCP Servers view did not show the server after the reload');
+    await openViewContainer(page, 'MCP Servers', { timeout });
+  }
+}
+
 /** code-server's workbench keeps VS Code's secret storage sealed in the browser's localStorage, under this key. */
 function sealedSecrets(page) {
   return page.evaluate(() => localStorage.getItem('secrets.provider'));
@@ -193,10 +207,11 @@ function filesContaining(dirs, needles) {
   return hits;
 }
 
-/** Screenshots of the current state in a light and a dark theme, ending in the light one. */
-async function themedScreenshots(page, ctx, name) {
+/** Screenshots of the current state in a dark and a light theme (ending in the light one), with `hover` hovered. */
+async function themedScreenshots(page, ctx, name, hover) {
   for (const [theme, file] of [['Dark Modern', 'dark'], ['Light Modern', 'light']]) {
     await setColorTheme(page, theme);
+    if (hover) await hover.hover();
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(ctx.resultsDir, `${name}-${file}.png`) });
   }
