@@ -62,9 +62,8 @@ function row(page, text) {
 
 /** "MCP: List Servers": the rows of its quick pick (left open). */
 async function listServers(page) {
-  // The focus goes to the editor area first: the chat view's webview takes it when it loads (later
-  // on a busy machine), and keys pressed inside a webview do not open the command palette.
-  // (Right of the quick input, above the panel.)
+  // The focus goes to the editor area first (right of the quick input, above the panel): keys
+  // pressed inside a webview (the chat view's) do not open the command palette.
   await page.locator('.monaco-workbench').click({ position: { x: 1200, y: 450 } });
   await runCommand(page, 'MCP: List Servers');
   const widget = page.locator('.quick-input-widget');
