@@ -29,7 +29,12 @@ export class VscodeAuthHost implements IMcpAuthHost, vscode.UriHandler, vscode.D
     return pick === 'Sign In';
   }
 
-  /** One redirect URI per server (stable, so its client registration stays valid). */
+  /**
+   * The redirect URI for `server`: the extension's own URI as `asExternalUri` makes it reachable.
+   * On the desktop it is the same every time, so the client registration stays valid; in a browser
+   * (code-server) each call gets a new request id, and the provider renews a registration made for
+   * another redirect URI.
+   */
   async createRedirectReceiver(server: string): Promise<IMcpRedirectReceiver> {
     const nonce = server;
     const own = vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: this._context.extension.id, path: CALLBACK_PATH, query: `server=${encodeURIComponent(server)}` });
@@ -42,7 +47,7 @@ export class VscodeAuthHost implements IMcpAuthHost, vscode.UriHandler, vscode.D
           waiting.set(nonce, resolve);
           signal.addEventListener('abort', () => reject(signal.reason), { once: true });
         });
-        if (!(await vscode.env.openExternal(vscode.Uri.parse(authorizationUrl.href, true)))) throw new Error('the browser could not be opened');
+        if (!(await openVerbatim(authorizationUrl))) throw new Error('the browser could not be opened');
         return arrived;
       },
       dispose() {
@@ -66,4 +71,22 @@ export class VscodeAuthHost implements IMcpAuthHost, vscode.UriHandler, vscode.D
     this._registration.dispose();
     this._waiting.clear();
   }
+}
+
+/** `vscode.env.openExternal` as it is at runtime: a string is opened as given (ExtHostWindow.openUri). */
+type OpenExternal = (target: vscode.Uri | string) => Thenable<boolean>;
+
+/**
+ * Opens `url` in the browser with its query byte for byte. A `vscode.Uri` would not do: it decodes
+ * the query and VS Code encodes it again on the way out, so an escaped `&`, `=` or `?` inside a
+ * parameter (the `redirect_uri`, the `resource`) turns into a parameter separator and the
+ * authorization server sees another request. Only a string is passed through untouched, and only
+ * when VS Code does not rewrite the address: a loopback server in a remote window (code-server,
+ * SSH) is reached through a forwarded port, which is asked for here first.
+ */
+async function openVerbatim(url: URL): Promise<boolean> {
+  const origin = vscode.Uri.parse(`${url.protocol}//${url.host}/`);
+  const external = await vscode.env.asExternalUri(origin);
+  const base = external.toString(true).replace(/\/$/, '');
+  return (vscode.env.openExternal as OpenExternal)(`${base}${url.pathname}${url.search}${url.hash}`);
 }

@@ -44,7 +44,8 @@ export async function waitForWorkbench(page, { timeout = 60_000 } = {}) {
 /**
  * Runs a command by its palette title, e.g. `Notifications: Show Notifications`. The palette lists the
  * commands known when it opens, so while an extension is still starting it is reopened until the
- * command shows up.
+ * command shows up. It is also reopened when it closes before the title is typed (something took
+ * the focus, e.g. a webview that has just loaded).
  */
 export async function runCommand(page, title, { timeout = 30_000 } = {}) {
   const input = page.locator('.quick-input-widget input');
@@ -54,12 +55,12 @@ export async function runCommand(page, title, { timeout = 30_000 } = {}) {
     await closeQuickInput(page);
     await page.keyboard.press('F1');
     await input.waitFor({ timeout: Math.max(deadline - Date.now(), 1) });
-    await input.fill(`>${title}`);
     try {
+      await input.fill(`>${title}`, { timeout: Math.min(5_000, Math.max(deadline - Date.now(), 1)) });
       await row.waitFor({ timeout: Math.min(3_000, Math.max(deadline - Date.now(), 1)) });
       break;
     } catch (error) {
-      if (Date.now() >= deadline) throw new Error(`command "${title}" not found in the palette`, { cause: error });
+      if (Date.now() >= deadline) throw new Error(`command "${title}" not found in the palette (or the palette kept closing)`, { cause: error });
     }
   }
   await page.keyboard.press('Enter');
