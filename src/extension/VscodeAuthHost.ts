@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { IMcpAuthHost, IMcpRedirectReceiver, IMcpSecretStore } from '../core';
 
@@ -10,7 +11,7 @@ const CALLBACK_PATH = '/oauth/callback';
  */
 export class VscodeAuthHost implements IMcpAuthHost, vscode.UriHandler, vscode.Disposable {
   readonly secrets: IMcpSecretStore;
-  /** Redirects waited for, by the `server` query parameter of their callback URI. */
+  /** Redirects waited for, by the `flow` query parameter of their callback URI. */
   private readonly _waiting = new Map<string, (query: URLSearchParams) => void>();
   private readonly _registration: vscode.Disposable;
 
@@ -36,22 +37,36 @@ export class VscodeAuthHost implements IMcpAuthHost, vscode.UriHandler, vscode.D
    * another redirect URI.
    */
   async createRedirectReceiver(server: string): Promise<IMcpRedirectReceiver> {
-    const nonce = server;
-    const own = vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: this._context.extension.id, path: CALLBACK_PATH, query: `server=${encodeURIComponent(server)}` });
+    // An opaque id, the same for a server every time: a name may hold `&`, `#` or `%`, which the
+    // round trip through `Uri` and the authorization server would not keep intact.
+    const flow = createHash('sha256').update(server).digest('hex').slice(0, 16);
+    const own = vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: this._context.extension.id, path: CALLBACK_PATH, query: `flow=${flow}` });
     const external = await vscode.env.asExternalUri(own);
     const waiting = this._waiting;
     return {
       redirectUrl: external.toString(true),
       async authorize(authorizationUrl, signal) {
+        signal.throwIfAborted();
+        if (waiting.has(flow)) throw new Error(`another sign-in to ${server} is waiting for the browser; finish or cancel it first`);
         const arrived = new Promise<URLSearchParams>((resolve, reject) => {
-          waiting.set(nonce, resolve);
-          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+          const onAbort = () => {
+            waiting.delete(flow);
+            reject(signal.reason);
+          };
+          waiting.set(flow, (query) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(query);
+          });
+          signal.addEventListener('abort', onAbort, { once: true });
         });
-        if (!(await openVerbatim(authorizationUrl))) throw new Error('the browser could not be opened');
+        if (!(await openVerbatim(authorizationUrl))) {
+          waiting.delete(flow);
+          throw new Error('the browser could not be opened');
+        }
         return arrived;
       },
       dispose() {
-        waiting.delete(nonce);
+        waiting.delete(flow);
       },
     };
   }
@@ -59,11 +74,11 @@ export class VscodeAuthHost implements IMcpAuthHost, vscode.UriHandler, vscode.D
   handleUri(uri: vscode.Uri): void {
     if (uri.path !== CALLBACK_PATH) return;
     const query = new URLSearchParams(uri.query);
-    const nonce = query.get('server');
-    const resolve = nonce ? this._waiting.get(nonce) : undefined;
-    if (!nonce || !resolve) return;
-    this._waiting.delete(nonce);
-    query.delete('server');
+    const flow = query.get('flow');
+    const resolve = flow ? this._waiting.get(flow) : undefined;
+    if (!flow || !resolve) return;
+    this._waiting.delete(flow);
+    query.delete('flow');
     resolve(query);
   }
 

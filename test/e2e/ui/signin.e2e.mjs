@@ -1,6 +1,6 @@
 // Remote sign-in, the real way round: an OAuth-protected MCP server of ours (with its authorization
 // server, test/fixtures/servers/oauth.mjs) is in the workspace's .mcp.json. The tree shows it as
-// "sign-in required"; its Sign In action asks "Sign in to remote at 127.0.0.1:PORT?", VS Code opens
+// "sign-in required"; its Sign In action asks "Sign in to remote&co at 127.0.0.1:PORT?", VS Code opens
 // the authorization URL in a new browser tab, the authorization server redirects to the URL
 // `asExternalUri` gave (code-server's /callback), VS Code hands it to the extension's URI handler and
 // the sign-in finishes: the tools show. "MCP: Sign Out of Server..." forgets the tokens again.
@@ -25,13 +25,13 @@ export async function run(ctx) {
   try {
     const mcpUrl = `${oauth.base}/mcp`;
     mkdirSync(folder);
-    writeFileSync(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { remote: { url: mcpUrl } } }, null, 2));
+    writeFileSync(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { 'remote&co': { url: mcpUrl } } }, null, 2));
     // A server of its own: the secret storage (the browser's) and the logs then hold this run only.
     const server = await ctx.startCodeServer({});
     await page.goto(server.workbenchUrl({ folder, extensionDevelopmentPath: ctx.extensionPath }));
     await waitForWorkbench(page);
     await openViewContainer(page, 'MCP Servers', { timeout: 90_000 });
-    const row = serverTreeRow(page, 'remote');
+    const row = serverTreeRow(page, 'remote&co');
     await row.waitFor({ timeout: 90_000 });
     await approveFromNotification(page, { count: 1 });
     const description = row.locator('.label-description');
@@ -46,7 +46,7 @@ export async function run(ctx) {
     await row.locator('.action-label[aria-label="Sign In"]').click();
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30_000 });
-    assert.equal((await dialog.locator('.dialog-message-detail').innerText()).trim(), `Sign in to remote at ${new URL(oauth.base).host}?`);
+    assert.equal((await dialog.locator('.dialog-message-detail').innerText()).trim(), `Sign in to remote&co at ${new URL(oauth.base).host}?`);
     await page.screenshot({ path: join(ctx.resultsDir, 'ui-signin-confirm.png') });
     const popup = page.context().waitForEvent('page', { timeout: 30_000 });
     const browserVisited = [];
@@ -96,7 +96,7 @@ export async function run(ctx) {
     assert.equal(secrets.accessTokens.length, 1);
     const leaks = [...secrets.codes, ...secrets.accessTokens, ...secrets.refreshTokens];
     // The "MCP: remote" output channel's log file (VS Code leaves the colon out of the file name).
-    const serverLog = await extensionLog(server.userDataDir, { channel: 'MCP remote' });
+    const serverLog = await extensionLog(server.userDataDir, { channel: 'MCP remote&co' });
     assert.match(serverLog, /\S/, 'the server has written its log');
     assert.deepEqual(leaks.filter((s) => serverLog.includes(s)), [], 'no token or code in the server log');
     assert.deepEqual(filesContaining([folder, server.root], leaks), [], 'no token or code in a file');
@@ -118,9 +118,9 @@ export async function run(ctx) {
 
     // Sign out: the tokens are forgotten, the tools go, the server asks for a sign-in again.
     await runCommand(page, 'MCP: Sign Out of Server...');
-    const pick = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^remote$/ }) }).first();
+    const pick = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^remote&co$/ }) }).first();
     await pick.click();
-    await findNotification(page, 'MCP: signed out of remote.');
+    await findNotification(page, 'MCP: signed out of remote&co.');
     await waitForText(description, /^sign-in required$/, { timeout: 60_000 });
     await serverTreeRow(page, 'whoami').waitFor({ state: 'detached', timeout: 30_000 });
     // The sealed secrets shrink by the tokens (and the client registration) that were forgotten.
