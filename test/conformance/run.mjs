@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { capture } from './capture.mjs';
+import { capture, run, runMain } from './capture.mjs';
 import { parseChecks } from './checks.mjs';
 
 const SCENARIOS = ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'];
@@ -41,7 +41,7 @@ async function main(argv) {
   const scenarios = argv.filter((a) => !a.startsWith('--'));
   const node24 = await findNode24();
   log(`suite runs on ${node24}`);
-  run(process.execPath, ['esbuild.mjs'], 'build');
+  run(process.execPath, ['esbuild.mjs'], 'build', root);
   const clientNode = clientRunsOn(process.execPath) ? process.execPath : node24;
   log(`client runs on ${clientNode === process.execPath ? `this Node (${process.version})` : node24}`);
 
@@ -213,15 +213,4 @@ function report(outcomes) {
   return failedScenarios > 0 ? 1 : 0;
 }
 
-function run(command, args, what) {
-  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (result.status !== 0) throw new Error(`${what} failed (${command} ${args.join(' ')} exited with ${result.status ?? result.signal})`);
-}
-
-main(process.argv.slice(2)).then(
-  (code) => (process.exitCode = code),
-  (err) => {
-    log(err instanceof Error ? err.message : String(err));
-    process.exitCode = 1;
-  },
-);
+runMain(main, log);

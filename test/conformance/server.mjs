@@ -20,7 +20,7 @@ import * as http from 'node:http';
 import { homedir, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { capture } from './capture.mjs';
+import { capture, run, runMain } from './capture.mjs';
 
 /**
  * Scenarios a server with only its own tools must pass (each runs at every revision the suite has
@@ -59,7 +59,7 @@ async function main(argv) {
   const node = Number(process.versions.node.split('.')[0]) >= 22 ? process.execPath : NODE24;
   if (!existsSync(node)) throw new Error(`the suite needs Node 22+; not found at ${node} (run npm run toolchain)`);
   if (!existsSync(suiteCli)) throw new Error(`${suiteCli} is missing: npm install`);
-  run(process.execPath, ['esbuild.mjs'], 'build');
+  run(process.execPath, ['esbuild.mjs'], 'build', root);
   rmSync(resultsDir, { recursive: true, force: true });
   mkdirSync(resultsDir, { recursive: true });
 
@@ -197,15 +197,4 @@ async function startProxy() {
   };
 }
 
-function run(command, args, what) {
-  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (result.status !== 0) throw new Error(`${what} failed (${command} ${args.join(' ')} exited with ${result.status ?? result.signal})`);
-}
-
-main(process.argv.slice(2)).then(
-  (code) => (process.exitCode = code),
-  (err) => {
-    log(err instanceof Error ? err.message : String(err));
-    process.exitCode = 1;
-  },
-);
+runMain(main, log);

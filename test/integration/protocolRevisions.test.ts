@@ -145,6 +145,17 @@ describe('version probe over HTTP', () => {
     ports[name] = /listening (\d+)/.exec(server.output())![1];
   };
   const logOf = (name: string) => logs.filter((e) => e.server === name && e.source === 'harness').map((e) => e.message);
+  /** The server fell back and runs on 2025-11-25 over Streamable HTTP, without an error. */
+  const expectRunningOn2025 = (name: string) => {
+    const row = harness.servers().find((s) => s.name === name)!;
+    expect({ name, state: row.state, error: row.error, protocolVersion: row.protocolVersion, transport: row.transport }).toEqual({
+      name,
+      state: 'running',
+      error: undefined,
+      protocolVersion: '2025-11-25',
+      transport: 'http',
+    });
+  };
   const probeStats = async (name: string) => (await fetch(`http://127.0.0.1:${ports[name]}/test/stats`)).json() as Promise<{ discover: number; initialize: number }>;
 
   beforeAll(async () => {
@@ -179,15 +190,8 @@ describe('version probe over HTTP', () => {
   });
 
   it('falls back to initialize when the probe is never answered, answered late, or answered 202 without a body', async () => {
-    const rows = Object.fromEntries(harness.servers().map((s) => [s.name, s]));
     for (const name of ['drops', 'late', 'accepted']) {
-      expect({ name, state: rows[name].state, error: rows[name].error, protocolVersion: rows[name].protocolVersion, transport: rows[name].transport }).toEqual({
-        name,
-        state: 'running',
-        error: undefined,
-        protocolVersion: '2025-11-25',
-        transport: 'http',
-      });
+      expectRunningOn2025(name);
       expect(logOf(name)).toContain('no answer to server/discover within 3 s: taking it for a 2025-era server that ignores unknown requests, trying initialize');
       expect(await probeStats(name)).toEqual({ discover: 1, initialize: 1 });
       expect((await harness.callTool(`mcp__${name}__echo`, { text: name })).text).toBe(name);
@@ -195,15 +199,8 @@ describe('version probe over HTTP', () => {
   });
 
   it('takes -32601 and HTTP 400, 404 and 405 to the probe for a 2025-era server at once', async () => {
-    const rows = Object.fromEntries(harness.servers().map((s) => [s.name, s]));
     for (const name of ['method-not-found', 'status-400', 'status-404', 'status-405']) {
-      expect({ name, state: rows[name].state, error: rows[name].error, protocolVersion: rows[name].protocolVersion, transport: rows[name].transport }).toEqual({
-        name,
-        state: 'running',
-        error: undefined,
-        protocolVersion: '2025-11-25',
-        transport: 'http',
-      });
+      expectRunningOn2025(name);
       expect(logOf(name)).toContain('the server did not take server/discover (a 2025-era server): connected with initialize, protocol 2025-11-25');
       expect(logOf(name).some((m) => m.startsWith('no answer to server/discover'))).toBe(false);
       expect(await probeStats(name)).toEqual({ discover: 1, initialize: 1 });
