@@ -67,7 +67,7 @@ export class ChatClient {
       this._log(`chat: dropped a message from the extension: ${parsed.error}`);
       return;
     }
-    this._apply(parsed.message);
+    this._apply(parsed.value);
   }
 
   private _apply(message: HostMessage): void {

@@ -13,6 +13,7 @@ import {
 } from '../core';
 import { CliInputResolver } from './CliInputResolver';
 import { UsageError } from './CliOptions';
+import { errorMessage } from '../core/base/errors';
 
 export const SERVE_USAGE = `mcp-harness serve: MCP Harness as an MCP server
 
@@ -64,7 +65,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const serveConfig = await loadServeConfig({ workspaceFolders: [args.workspace], configFiles: args.configFiles });
   for (const error of serveConfig.errors) log(`config: ${formatConfigError(error, args.workspace)}`);
   const harness = createServeHarness(args);
-  const audit = new AuditLog(args.auditLog, { onError: (err) => log(`audit log: ${err instanceof Error ? err.message : String(err)}`) });
+  const audit = new AuditLog(args.auditLog, { onError: (err) => log(`audit log: ${errorMessage(err)}`) });
   const mcp = new HarnessMcpServer(harness, {
     gateway: args.gateway,
     expose: [...args.expose, ...serveConfig.config.expose],

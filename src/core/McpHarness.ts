@@ -14,6 +14,7 @@ import { ToolRegistry } from './tools/ToolRegistry';
 import { ToolSearchCache } from './agent/ToolSearch';
 import type { BuiltinTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
+import { errorMessage } from './base/errors';
 
 export type {
   HarnessApplyResult,
@@ -217,7 +218,7 @@ export class McpHarness {
       const result = await tool.invoke(args, { signal: options.signal });
       return result.isError ? { ...result, errorKind: 'tool_error' } : result;
     } catch (err) {
-      return failure('tool_error', `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return failure('tool_error', `${tool.name} failed: ${errorMessage(err)}`);
     }
   }
 
@@ -275,18 +276,18 @@ export class McpHarness {
   private async _resolveLaunch(def: McpServerDefinition): Promise<McpLaunchResolution> {
     const env = this._options.env ?? process.env;
     const resolved = await resolveServerLaunch(def, { env, userHome: os.homedir(), inputResolver: this._options.inputResolver });
-    if (!resolved.ok || resolved.launch.type !== 'stdio') return resolved;
+    if (!resolved.ok || resolved.value.type !== 'stdio') return resolved;
     let loginShellPath: string | undefined;
     if (needsLoginShellPath(env, process.platform)) {
       this._loginShellPath ??= readLoginShellPath(env.SHELL || '/bin/sh');
       loginShellPath = await this._loginShellPath;
     }
-    const serverEnv = buildServerEnvironment(env, resolved.launch.env, {
+    const serverEnv = buildServerEnvironment(env, resolved.value.env, {
       platform: process.platform,
       inheritAll: this._options.inheritEnv ?? false,
       loginShellPath,
     });
-    return { ok: true, launch: { ...resolved.launch, env: serverEnv } };
+    return { ok: true, value: { ...resolved.value, env: serverEnv } };
   }
 
   private _log(server: string, level: McpLogEntry['level'], message: string): void {

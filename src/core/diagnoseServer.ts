@@ -52,7 +52,7 @@ export async function diagnoseServer(def: McpServerDefinition, options: Diagnose
     if (!out.some((d) => d.level === 'error')) add('error', resolved.error, 'fix the variables in the entry, or provide the inputs when the editor asks');
     return out;
   }
-  const launch = resolved.launch;
+  const launch = resolved.value;
   if (launch.type === 'stdio') {
     checkCommand(launch.command!, options, add);
     if (launch.cwd !== undefined && !isDirectory(launch.cwd)) add('error', `working directory does not exist: ${launch.cwd}`, 'create it, or change "cwd"');

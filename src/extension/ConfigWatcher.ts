@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable, DisposableStore } from '../core';
 import { SETTINGS_SECTION } from './ConfigFiles';
 
 const DEBOUNCE_MS = 300;
@@ -8,36 +9,38 @@ const PATTERN = '{.mcp.json,.vscode/mcp.json,.harness/mcp.json}';
  * Calls `onChange` (debounced) when any config file is created, changed or deleted in any
  * workspace folder, when folders come or go, or when the extension's settings change.
  */
-export class ConfigWatcher implements vscode.Disposable {
-  private readonly _disposables: vscode.Disposable[] = [];
-  private _folderWatchers: vscode.Disposable[] = [];
+export class ConfigWatcher extends Disposable {
+  private readonly _folderWatchers = this._register(new DisposableStore());
   private _timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly _onChange: () => void) {
+    super();
     this._watchFolders();
-    this._disposables.push(
+    this._register(
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         this._watchFolders();
         this._schedule();
       }),
+    );
+    this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(SETTINGS_SECTION)) this._schedule();
       }),
     );
   }
 
-  dispose(): void {
+  override dispose(): void {
     clearTimeout(this._timer);
-    for (const d of [...this._disposables, ...this._folderWatchers]) d.dispose();
+    super.dispose();
   }
 
   private _watchFolders(): void {
-    for (const d of this._folderWatchers) d.dispose();
-    this._folderWatchers = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
+    this._folderWatchers.clear();
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, PATTERN));
       const onEvent = () => this._schedule();
-      return vscode.Disposable.from(watcher, watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent));
-    });
+      this._folderWatchers.add(vscode.Disposable.from(watcher, watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent)));
+    }
   }
 
   private _schedule(): void {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { HARNESS_VERSION, McpHarness, type HarnessApplyResult, type HarnessTool } from '../core';
+import { Disposable, HARNESS_VERSION, McpHarness, type HarnessApplyResult, type HarnessTool } from '../core';
 import { ChatFeature } from './chat/ChatFeature';
 import { registerCommands } from './commands';
 import { VscodeAuthHost } from './VscodeAuthHost';
@@ -29,9 +29,8 @@ export interface McpHarnessApi {
  * The extension's one root object: owns the harness and every piece of UI over it. The shell is
  * thin: state lives in the core; this wires it to VS Code and disposes it all together.
  */
-export class McpHarnessExtension implements vscode.Disposable {
+export class McpHarnessExtension extends Disposable {
   readonly harness: McpHarness;
-  private readonly _disposables: vscode.Disposable[] = [];
   private readonly _log = vscode.window.createOutputChannel('MCP Harness', { log: true });
   private readonly _enablement: ToolEnablement;
   private readonly _status: StatusBarController;
@@ -41,11 +40,14 @@ export class McpHarnessExtension implements vscode.Disposable {
   private _ignoredReport = '';
 
   constructor(context: vscode.ExtensionContext) {
-    const logs = this._add(new ServerLogs());
+    super();
+    // deactivate() awaits shutdown(); this is for a host that only disposes.
+    this._register({ dispose: () => void this.shutdown() });
+    const logs = this._register(new ServerLogs());
     const inputs = new VscodeInputResolver(context.secrets, context.globalState);
-    const approvals = this._add(new ServerApprovals(context.workspaceState, (names) => void this._startAll(names)));
-    this._enablement = this._add(new ToolEnablement(context.workspaceState));
-    const authHost = this._add(new VscodeAuthHost(context));
+    const approvals = this._register(new ServerApprovals(context.workspaceState, (names) => void this._startAll(names)));
+    this._enablement = this._register(new ToolEnablement(context.workspaceState));
+    const authHost = this._register(new VscodeAuthHost(context));
     this.harness = new McpHarness({
       ...this._readHostConfig(),
       authHost,
@@ -53,26 +55,25 @@ export class McpHarnessExtension implements vscode.Disposable {
       checkStart: (def) => approvals.check(def),
       traceEnabled: (server) => logs.isTracing(server),
     });
-    this._disposables.push({ dispose: () => void this.shutdown() });
-    this._disposables.push(toVscode(this.harness.onDidLog((e) => logs.append(e))));
-    this._disposables.push(toVscode(this.harness.onDidChange(() => this._updateContext())));
+    this._register(this.harness.onDidLog((e) => logs.append(e)));
+    this._register(this.harness.onDidChange(() => this._updateContext()));
 
-    const tree = this._add(new ServerTreeProvider(this.harness, this._enablement));
-    const view = this._add(vscode.window.createTreeView<ServerTreeNode>('mcpHarness.servers', { treeDataProvider: tree, showCollapseAll: true }));
-    this._add(
+    const tree = this._register(new ServerTreeProvider(this.harness, this._enablement));
+    const view = this._register(vscode.window.createTreeView<ServerTreeNode>('mcpHarness.servers', { treeDataProvider: tree, showCollapseAll: true }));
+    this._register(
       view.onDidChangeCheckboxState((e) => {
         for (const [node, state] of e.items) {
           if (node.kind === 'tool') void this._enablement.setEnabled(node.server, node.tool, state === vscode.TreeItemCheckboxState.Checked);
         }
       }),
     );
-    this._status = this._add(new StatusBarController(this.harness, this._enablement));
-    this._chat = this._add(new ChatFeature(context, this.harness, () => this._enabledTools(), this._log));
-    this._disposables.push(...registerCommands({ harness: this.harness, approvals, logs, inputs, enablement: this._enablement, reload: (o) => this.reload(o) }));
-    this._disposables.push(vscode.commands.registerCommand('mcpHarness.copyServerConfiguration', () => copyServerConfigurationCommand(context.extensionPath)));
-    this._add(new GatewayDefinitionProvider(context.extensionPath, SETTINGS_SECTION, HARNESS_VERSION));
-    this._add(new ConfigWatcher(() => void this.reload({ restartFailed: false }).catch((err) => this._log.error(`applying the configuration failed: ${err}`))));
-    this._add(vscode.workspace.onDidGrantWorkspaceTrust(() => void this._startAll(this._blocked())));
+    this._status = this._register(new StatusBarController(this.harness, this._enablement));
+    this._chat = this._register(new ChatFeature(context, this.harness, () => this._enabledTools(), this._log));
+    for (const command of registerCommands({ harness: this.harness, approvals, logs, inputs, enablement: this._enablement, reload: (o) => this.reload(o) })) this._register(command);
+    this._register(vscode.commands.registerCommand('mcpHarness.copyServerConfiguration', () => copyServerConfigurationCommand(context.extensionPath)));
+    this._register(new GatewayDefinitionProvider(context.extensionPath, SETTINGS_SECTION, HARNESS_VERSION));
+    this._register(new ConfigWatcher(() => void this.reload({ restartFailed: false }).catch((err) => this._log.error(`applying the configuration failed: ${err}`))));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this._startAll(this._blocked())));
   }
 
   /** Loads the configuration and connects in the background. */
@@ -120,8 +121,8 @@ export class McpHarnessExtension implements vscode.Disposable {
     await this.harness.dispose();
   }
 
-  dispose(): void {
-    for (const d of this._disposables.splice(0).reverse()) d.dispose();
+  override dispose(): void {
+    super.dispose();
     this._log.dispose();
   }
 
@@ -164,10 +165,6 @@ export class McpHarnessExtension implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', 'mcpHarness.serverCount', count);
   }
 
-  private _add<T extends vscode.Disposable>(d: T): T {
-    this._disposables.push(d);
-    return d;
-  }
 }
 
 /** What the harness takes from the editor: folders, the user's servers, and the settings. */

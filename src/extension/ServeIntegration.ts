@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { mcpServersEntry, serveLaunch } from '../core';
+import { Disposable, mcpServersEntry, serveLaunch } from '../core';
 
 /** Setting that offers the gateway to VS Code's own MCP support (off by default). */
 export const OFFER_TO_VSCODE_SETTING = 'serve.offerToVsCode';
@@ -61,9 +61,8 @@ interface McpApi {
  * Offers the gateway to VS Code's own MCP support, one server per workspace folder, while the
  * setting is on and the API exists at runtime. Re-announced when folders or the setting change.
  */
-export class GatewayDefinitionProvider implements vscode.Disposable {
-  private readonly _disposables: vscode.Disposable[] = [];
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
+export class GatewayDefinitionProvider extends Disposable {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
   private _registration: vscode.Disposable | undefined;
 
   constructor(
@@ -71,13 +70,13 @@ export class GatewayDefinitionProvider implements vscode.Disposable {
     private readonly _section: string,
     private readonly _version: string,
   ) {
-    this._disposables.push(this._onDidChange);
-    this._disposables.push(
+    super();
+    this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${this._section}.${OFFER_TO_VSCODE_SETTING}`)) this._update();
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this._onDidChange.fire()),
     );
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this._onDidChange.fire()));
     this._update();
   }
 
@@ -90,10 +89,10 @@ export class GatewayDefinitionProvider implements vscode.Disposable {
     return this._registration !== undefined;
   }
 
-  dispose(): void {
+  override dispose(): void {
     this._registration?.dispose();
     this._registration = undefined;
-    for (const d of this._disposables) d.dispose();
+    super.dispose();
   }
 
   private _update(): void {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeReconnect, type McpHarness, type McpServerSnapshot } from '../core';
+import { describeReconnect, Disposable, type McpHarness, type McpServerSnapshot } from '../core';
 import { scanTool } from '../core/permissions';
 import { serverTooltip, stateIcon, toolTooltip } from './serverPresentation';
 import type { ToolEnablement } from './ToolEnablement';
@@ -19,10 +19,9 @@ export type ServerTreeNode =
  * Updates come from the harness's change events only. Nodes have stable ids, so expansion and
  * selection survive updates.
  */
-export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNode>, vscode.Disposable {
-  private readonly _onDidChangeTreeData = new vscode.EventEmitter<ServerTreeNode | undefined>();
+export class ServerTreeProvider extends Disposable implements vscode.TreeDataProvider<ServerTreeNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<ServerTreeNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  private readonly _disposables: vscode.Disposable[] = [];
   private _refreshQueued = false;
   /** Ticks once a second while a server waits to reconnect, so "next try in N s" counts down. */
   private _countdown: ReturnType<typeof setTimeout> | undefined;
@@ -31,10 +30,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
     private readonly _harness: McpHarness,
     private readonly _enablement: ToolEnablement,
   ) {
-    this._disposables.push(
-      _harness.onDidChange(() => this._queueRefresh()),
-      _enablement.onDidChange(() => this._queueRefresh()),
-    );
+    super();
+    this._register(_harness.onDidChange(() => this._queueRefresh()));
+    this._register(_enablement.onDidChange(() => this._queueRefresh()));
   }
 
   getChildren(node?: ServerTreeNode): ServerTreeNode[] {
@@ -107,10 +105,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<ServerTreeNod
     return item;
   }
 
-  dispose(): void {
+  override dispose(): void {
     clearTimeout(this._countdown);
-    for (const d of this._disposables) d.dispose();
-    this._onDidChangeTreeData.dispose();
+    super.dispose();
   }
 
   private _serverItem(s: McpServerSnapshot): vscode.TreeItem {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { McpHarness } from '../core';
+import { Disposable, type McpHarness } from '../core';
 import { AWAITING_APPROVAL } from './ServerApprovals';
 import { escapeMarkdown, stateLabel } from './serverPresentation';
 import { statusAccessibleLabel, summarizeStates } from './statusSummary';
@@ -13,17 +13,18 @@ export const TOOL_LIMIT = 128;
  * Spins while a server starts or a reconnect attempt is under way; warning colours while a server is
  * in error or down between reconnect attempts.
  */
-export class StatusBarController implements vscode.Disposable {
-  private readonly _item = vscode.window.createStatusBarItem('mcpHarness.status', vscode.StatusBarAlignment.Left, 50);
-  private readonly _disposables: vscode.Disposable[] = [];
+export class StatusBarController extends Disposable {
+  private readonly _item = this._register(vscode.window.createStatusBarItem('mcpHarness.status', vscode.StatusBarAlignment.Left, 50));
 
   constructor(
     private readonly _harness: McpHarness,
     private readonly _enablement: ToolEnablement,
   ) {
+    super();
     this._item.name = 'MCP Servers';
     this._item.command = 'mcpHarness.servers.focus';
-    this._disposables.push(_harness.onDidChange(() => this.update()), _enablement.onDidChange(() => this.update()));
+    this._register(_harness.onDidChange(() => this.update()));
+    this._register(_enablement.onDidChange(() => this.update()));
     this.update();
     this._item.show();
   }
@@ -61,10 +62,5 @@ export class StatusBarController implements vscode.Disposable {
   /** The text shown, for the view's own tests and for logs. */
   get text(): string {
     return this._item.text;
-  }
-
-  dispose(): void {
-    for (const d of this._disposables) d.dispose();
-    this._item.dispose();
   }
 }

@@ -138,4 +138,4 @@ export type WebviewMessage =
 /** A webview message without its sequence number, as the webview's client builds it. */
 export type WebviewRequest = WebviewMessage extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
 
-export type ParseResult<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: string };
+export type { Result as ParseResult } from './result';

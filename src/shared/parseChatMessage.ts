@@ -6,6 +6,7 @@ import {
   type ParseResult,
   type WebviewMessage,
 } from './chatProtocol';
+import { fail, ok } from './result';
 import { any, array, bool, int, num, object, oneOf, optional, str, union, type Check } from './shape';
 
 /** Longest text a webview message may carry (a pasted file is fine, a runaway loop is not). */
@@ -90,5 +91,5 @@ export function parseHostMessage(data: unknown): ParseResult<HostMessage> {
 
 function parse<T>(check: Check, data: unknown): ParseResult<T> {
   const problem = check(data, 'message');
-  return problem ? { ok: false, error: problem } : { ok: true, message: data as T };
+  return problem ? fail(problem) : ok(data as T);
 }

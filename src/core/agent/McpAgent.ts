@@ -5,6 +5,7 @@ import { TOOL_OUTPUT_NOTE, wrapToolOutput } from './toolOutput';
 import { ToolCallRunner, parseToolArguments, type AgentCallTool, type ToolResultMessage } from './ToolCallRunner';
 import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC, ToolSearchCache, exceedsToolBudget, toModelToolSpec, type ToolSearchBudget } from './ToolSearch';
 import { ModelProviderError, type AgentEvent, type ChatMessage, type IModelProvider, type ModelProviderErrorKind, type ModelToolCall, type ModelToolSpec } from './types';
+import { errorMessage } from '../base/errors';
 
 export const DEFAULT_MAX_STEPS = 25;
 
@@ -163,7 +164,7 @@ export class McpAgent {
     let isError = false;
     if (query === undefined) {
       isError = true;
-      text = parsed.ok ? 'search_tools needs a "query" string.' : `The arguments for "search_tools" are ${parsed.problem}.`;
+      text = parsed.ok ? 'search_tools needs a "query" string.' : `The arguments for "search_tools" are ${parsed.error}.`;
     } else {
       const hits = this._search.search(enabled, query, { limit });
       for (const hit of hits) found.add(hit.name);
@@ -193,7 +194,7 @@ export class McpAgent {
 
 function describeError(err: unknown): string {
   if (err instanceof ModelProviderError) return err.message;
-  return `The model request failed: ${err instanceof Error ? err.message : String(err)}`;
+  return `The model request failed: ${errorMessage(err)}`;
 }
 
 function errorKind(err: unknown): ModelProviderErrorKind {

@@ -1,3 +1,4 @@
+import type { Result } from '../base/result';
 import type { HarnessTool } from '../HarnessTypes';
 import type { IAuditSink } from '../permissions/AuditLog';
 import type { IToolCallGate } from '../permissions/PermissionGate';
@@ -5,6 +6,7 @@ import { scanText } from '../permissions/scanPoisoning';
 import type { PermissionDecision, PermissionTool, PoisoningHit } from '../permissions/types';
 import { wrapToolOutput } from './toolOutput';
 import type { AgentEvent, ChatMessage, ModelToolCall, ToolCallState } from './types';
+import { errorMessage } from '../base/errors';
 
 /** The harness's `callTool` as the agent uses it. Expected failures come back as `isError` results. */
 export type AgentCallTool = (
@@ -45,16 +47,16 @@ export function toPermissionTool(tool: HarnessTool): PermissionTool {
 }
 
 /** Parses a model's argument text; an empty text means no arguments. */
-export function parseToolArguments(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; problem: string } {
+export function parseToolArguments(text: string): Result<Record<string, unknown>> {
   if (text.trim() === '') return { ok: true, value: {} };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, problem: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
+    return { ok: false, error: `not valid JSON (${errorMessage(err)})` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, problem: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object` };
+    return { ok: false, error: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object` };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }
@@ -79,7 +81,7 @@ export class ToolCallRunner {
     }
     const parsed = parseToolArguments(call.arguments);
     if (!parsed.ok) {
-      return finish('error', call.arguments, `The arguments for "${call.name}" are ${parsed.problem}. Send the arguments as one JSON object.`, true);
+      return finish('error', call.arguments, `The arguments for "${call.name}" are ${parsed.error}. Send the arguments as one JSON object.`, true);
     }
     const args = parsed.value;
     if (signal.aborted) return finish('cancelled', args, 'Cancelled: the user stopped the turn before this call ran.', true);
@@ -101,7 +103,7 @@ export class ToolCallRunner {
         onProgress: (progress) => emit({ ...base, arguments: args, state: 'running', progress }),
       });
     } catch (err) {
-      result = { isError: true, text: `The call failed: ${err instanceof Error ? err.message : String(err)}` };
+      result = { isError: true, text: `The call failed: ${errorMessage(err)}` };
     }
     if (signal.aborted) {
       this._options.audit?.end(auditId!, { outcome: 'cancelled', outputChars: result.text.length });
@@ -117,7 +119,7 @@ export class ToolCallRunner {
       return await this._options.gate.check({ callId: call.id, tool: toPermissionTool(tool), arguments: args }, { signal, onAsk: (request) => onAsk(request.warnings) });
     } catch (err) {
       // A gate that fails must not let the call through.
-      return { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: `the permission check failed: ${err instanceof Error ? err.message : String(err)}` };
+      return { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: `the permission check failed: ${errorMessage(err)}` };
     }
   }
 

@@ -3,6 +3,7 @@ import type { McpOAuthClientConfig } from '../config/types';
 import { McpOAuthProvider, readMissingScopes, readSignInState } from './McpOAuthProvider';
 import { McpTokenRefresher } from './McpTokenRefresher';
 import { McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost, type IMcpRedirectReceiver } from './types';
+import { findCause } from '../base/errors';
 
 /** Sign-ins one connect may go through: the first, and one step-up to more scopes. */
 const MAX_SIGN_INS = 2;
@@ -154,10 +155,7 @@ export class McpHttpAuth {
 
 /** The {@link McpAuthRequiredError} in `err` or its causes. */
 function findAuthRequired(err: unknown): McpAuthRequiredError | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof McpAuthRequiredError) return e;
-  }
-  return undefined;
+  return findCause(err, McpAuthRequiredError);
 }
 
 /** OAuth error codes are short ASCII words; anything else is not echoed. */

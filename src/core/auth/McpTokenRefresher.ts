@@ -1,6 +1,7 @@
 import { auth, createFetchWithInit, extractWWWAuthenticateParams, type FetchLike } from '@modelcontextprotocol/client';
 import { McpOAuthProvider, oauthSecretKey, type McpOAuthProviderOptions } from './McpOAuthProvider';
 import type { IMcpSecretStore } from './types';
+import { errorMessage } from '../base/errors';
 
 /** Refreshes under way, per secret store and credential key: concurrent refusals share one. */
 const inFlight = new WeakMap<IMcpSecretStore, Map<string, Promise<boolean>>>();
@@ -69,7 +70,7 @@ export class McpTokenRefresher {
       const outcome = await auth(this._provider, { serverUrl: this._o.serverUrl, resourceMetadataUrl, scope, fetchFn });
       return outcome === 'AUTHORIZED';
     } catch (err) {
-      this._log(`could not refresh the sign-in: ${err instanceof Error ? err.message : String(err)}`);
+      this._log(`could not refresh the sign-in: ${errorMessage(err)}`);
       return false;
     }
   }

@@ -1,3 +1,4 @@
+import type { Result } from '../base/result';
 import type { McpInputDefinition, McpOAuthClientConfig, McpTransportKind } from './types';
 
 /**
@@ -35,6 +36,4 @@ export interface McpResolvedLaunch {
 }
 
 /** Result of {@link resolveServerLaunch}; `error` never contains resolved (possibly secret) values. */
-export type McpLaunchResolution =
-  | { readonly ok: true; readonly launch: McpResolvedLaunch }
-  | { readonly ok: false; readonly error: string };
+export type McpLaunchResolution = Result<McpResolvedLaunch>;

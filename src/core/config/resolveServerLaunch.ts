@@ -1,11 +1,12 @@
+import { ok, type Result } from '../base/result';
 import { readFile as fsReadFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { McpLaunchResolution, McpVariableContext } from './launchTypes';
 import { parseDotenv } from './parseDotenv';
 import { McpSubstitute, resolveVariables } from './resolveVariables';
 import type { McpServerDefinition, McpTransportKind } from './types';
+import { errorMessage } from '../base/errors';
 
-type McpResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
 /**
  * Turns a definition into what a transport needs, at start time: substitutes `${...}` variables
@@ -28,11 +29,11 @@ export async function resolveServerLaunch(
   if (!variables.ok) {
     return variables;
   }
-  const sub = variables.substitute;
+  const sub = variables.value;
   if (def.type !== 'stdio') {
     const url = def.url === undefined ? undefined : sub(def.url);
     const oauth = def.oauth && { ...def.oauth, clientSecret: def.oauth.clientSecret === undefined ? undefined : sub(def.oauth.clientSecret) };
-    return { ok: true, launch: { type: def.type, url, args: [], env: {}, headers: mapValues(def.headers, sub), ...(oauth ? { oauth } : {}) } };
+    return { ok: true, value: { type: def.type, url, args: [], env: {}, headers: mapValues(def.headers, sub), ...(oauth ? { oauth } : {}) } };
   }
   return resolveProcessLaunch(def, def.type, sub, ctx);
 }
@@ -61,14 +62,14 @@ async function resolveProcessLaunch(
   }
   const env = { ...fileEnv, ...mapValues(def.env, sub) };
   const command = def.command === undefined ? undefined : sub(def.command);
-  return { ok: true, launch: { type, command, args: def.args.map(sub), env, cwd: cwd.value, headers: {} } };
+  return { ok: true, value: { type, command, args: def.args.map(sub), env, cwd: cwd.value, headers: {} } };
 }
 
 /**
  * `resolved` made absolute against the workspace folder, else the config file's folder. Errors
  * quote the configured text, not the substituted one.
  */
-function resolvePath(def: McpServerDefinition, configured: string, resolved: string, field: string): McpResult<string> {
+function resolvePath(def: McpServerDefinition, configured: string, resolved: string, field: string): Result<string> {
   if (path.isAbsolute(resolved)) {
     return ok(path.normalize(resolved));
   }
@@ -80,7 +81,7 @@ function resolvePath(def: McpServerDefinition, configured: string, resolved: str
   return ok(path.resolve(base, resolved));
 }
 
-async function readEnvFile(file: string, ctx: McpVariableContext): Promise<McpResult<Record<string, string>>> {
+async function readEnvFile(file: string, ctx: McpVariableContext): Promise<Result<Record<string, string>>> {
   const readFile = ctx.readFile ?? ((p: string) => fsReadFile(p, 'utf8'));
   try {
     return ok(parseDotenv(await readFile(file)));
@@ -89,14 +90,11 @@ async function readEnvFile(file: string, ctx: McpVariableContext): Promise<McpRe
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       return { ok: false, error: `envFile not found: ${file}` };
     }
-    const reason = code ?? (e instanceof Error ? e.message : String(e));
+    const reason = code ?? errorMessage(e);
     return { ok: false, error: `cannot read envFile ${file} (${reason})` };
   }
 }
 
-function ok<T>(value: T): McpResult<T> {
-  return { ok: true, value };
-}
 
 function mapValues(record: Readonly<Record<string, string>>, fn: (value: string) => string): Record<string, string> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));

@@ -1,15 +1,15 @@
+import { ok, type Result } from '../base/result';
 import type { McpVariableContext } from './launchTypes';
 import { McpTemplatePart, McpVariableRef, parseVariableTemplate } from './parseVariableTemplate';
 import { serverTemplateFields } from './serverTemplateFields';
 import type { McpInputDefinition, McpServerDefinition } from './types';
+import { errorMessage } from '../base/errors';
 
 /** Substitutes every variable in a string of the definition the resolution was made for. */
 export type McpSubstitute = (text: string) => string;
 
 /** Either a substitution ready to apply, or why the definition's variables cannot be resolved. */
-export type McpVariableResolution =
-  | { readonly ok: true; readonly substitute: McpSubstitute }
-  | { readonly ok: false; readonly error: string };
+export type McpVariableResolution = Result<McpSubstitute>;
 
 interface McpPendingInput {
   readonly input: McpInputDefinition;
@@ -63,7 +63,7 @@ export async function resolveVariables(
     inputValues.set(id, value.value);
   }
   const valueOf = (ref: McpVariableRef) => variableValue(ref, def, ctx, inputValues);
-  return { ok: true, substitute: (text) => substitute(text, valueOf) };
+  return ok((text: string) => substitute(text, valueOf));
 }
 
 function referenceProblem(
@@ -96,7 +96,7 @@ async function askInput(
   input: McpInputDefinition,
   def: McpServerDefinition,
   ctx: McpVariableContext,
-): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
+): Promise<Result<string>> {
   const name = JSON.stringify(input.id);
   try {
     // Stryker disable next-line OptionalChaining: an input is only asked for when there is a resolver
@@ -104,7 +104,7 @@ async function askInput(
     return value === undefined ? { ok: false, error: `input ${name} was not provided` } : { ok: true, value };
   } catch (e) {
     // The resolver's own failure (e.g. secret storage unavailable), not a value: safe to show.
-    return { ok: false, error: `input ${name} could not be read: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, error: `input ${name} could not be read: ${errorMessage(e)}` };
   }
 }
 

@@ -2,11 +2,12 @@ import type { CallToolResult, Implementation, RequestMethod, ResultTypeMap } fro
 import { Disposable, DisposableStore } from '../base/lifecycle';
 import { Emitter, type Event } from '../base/event';
 import type { McpServerDefinition } from '../config/types';
-import type { McpLaunchResolution } from '../config';
+import type { McpLaunchResolution, McpResolvedLaunch } from '../config';
 import { LineRing } from './LineRing';
 import { McpCallError } from './McpCallError';
 import { describeState, type McpConnectionState, type McpLogEntry, type McpServerSnapshot } from './McpServerSnapshot';
-import { describeError, formatSeconds } from './describe';
+import { describeError } from '../base/errors';
+import { formatSeconds } from './describe';
 import { McpSession, type IMcpClientHandlers, type McpCallOptions } from './McpSession';
 import { McpAuthRequiredError, type IMcpAuthHost } from '../auth/types';
 import { oauthSecretKey } from '../auth/McpOAuthProvider';
@@ -155,7 +156,7 @@ export class McpConnection extends Disposable {
   async signOut(): Promise<void> {
     await this.stop();
     const resolved = await this._o.resolveLaunch(this._definition);
-    if (resolved.ok && resolved.launch.url !== undefined) await this._o.authHost?.secrets.delete(oauthSecretKey(resolved.launch.url));
+    if (resolved.ok && resolved.value.url !== undefined) await this._o.authHost?.secrets.delete(oauthSecretKey(resolved.value.url));
     if (this._started) await this.start();
   }
 
@@ -247,7 +248,7 @@ export class McpConnection extends Disposable {
     if (generation !== this._generation) return undefined;
     if (!resolved.ok) return resolved.error;
     const timeoutMs = def.startupTimeoutMs ?? this._o.defaultStartupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
-    const opening = this._connect(generation, controller, def, resolved.launch, timeoutMs, signIn);
+    const opening = this._connect(generation, controller, def, resolved.value, timeoutMs, signIn);
     // stop() waits for this part only: it owns a process. Waiting for a prompt (approval, an input) would hang it.
     const tracked = opening.then(() => undefined);
     this._opening = tracked;
@@ -262,7 +263,7 @@ export class McpConnection extends Disposable {
     generation: number,
     controller: AbortController,
     def: McpServerDefinition,
-    launch: Extract<McpLaunchResolution, { ok: true }>['launch'],
+    launch: McpResolvedLaunch,
     timeoutMs: number,
     signIn: boolean,
   ): Promise<string | undefined> {

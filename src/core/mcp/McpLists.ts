@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import * as z from 'zod/v4';
+import { errorMessage } from '../base/errors';
 
 export type McpListKind = 'tools' | 'resources' | 'prompts';
 
@@ -54,7 +55,7 @@ export class McpLists {
       else if (kind === 'resources' && capabilities.resources) await this._refreshResources();
       else if (kind === 'prompts' && capabilities.prompts) await this._refreshPrompts();
     } catch (err) {
-      this._warn(`re-listing ${kind} failed, keeping the previous list: ${err instanceof Error ? err.message : String(err)}`);
+      this._warn(`re-listing ${kind} failed, keeping the previous list: ${errorMessage(err)}`);
       return false;
     }
     const after = [this.tools, this.resources, this.resourceTemplates, this.prompts];
@@ -100,7 +101,7 @@ export class McpLists {
       return (await client.listTools(undefined, { signal, timeout: LIST_TIMEOUT_MS, cacheMode: 'refresh' })).tools;
     } catch (err) {
       if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) return [];
-      this._warn(`tools/list: the SDK refused the answer, listing page by page instead: ${err instanceof Error ? err.message : String(err)}`);
+      this._warn(`tools/list: the SDK refused the answer, listing page by page instead: ${errorMessage(err)}`);
       return undefined;
     }
   }

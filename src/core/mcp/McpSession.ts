@@ -35,7 +35,8 @@ import { McpCallError } from './McpCallError';
 import { McpStdioTransport } from './McpStdioTransport';
 import { StdioTracingTransport, TracingTransport } from './TracingTransport';
 import { McpLists, type McpListKind } from './McpLists';
-import { describeError, formatSeconds, mapLogLevel, truncate } from './describe';
+import { describeError, findCause, someCause } from '../base/errors';
+import { formatSeconds, mapLogLevel, truncate } from './describe';
 
 /** Answers that a server may ask of the client. Absent handlers mean the capability is not declared. */
 export interface IMcpClientHandlers {
@@ -597,13 +598,6 @@ export function hasAuthorizationHeader(headers: Readonly<Record<string, string>>
 const REQUEST_TIMEOUT_CODE = -32001;
 const CONNECTION_CLOSED_CODE = -32000;
 
-/** The first error of type `type` in `err` or its causes. */
-function findCause<T extends Error>(err: unknown, type: abstract new (...args: never[]) => T): T | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof type) return e;
-  }
-  return undefined;
-}
 
 /**
  * Whether a connect failed because the version probe went unanswered. The SDK's timeout carries
@@ -618,9 +612,5 @@ function isProbeTimeout(err: unknown, probeTimeoutMs: number): boolean {
 
 /** A failure that only signing in (again) can fix. */
 function isAuthFailure(err: unknown): boolean {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof McpAuthRequiredError || e instanceof UnauthorizedError) return true;
-    if (e instanceof SdkHttpError && e.status === 401) return true;
-  }
-  return false;
+  return someCause(err, (e) => e instanceof McpAuthRequiredError || e instanceof UnauthorizedError || (e instanceof SdkHttpError && e.status === 401));
 }

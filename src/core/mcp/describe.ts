@@ -8,14 +8,6 @@ export function mapLogLevel(level: string): McpLogEntry['level'] {
   return 'error';
 }
 
-/** A short, human description of any thrown value, following `cause` chains (fetch errors hide the reason there). */
-export function describeError(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  const base = err.message || err.name;
-  return cause instanceof Error && !base.includes(cause.message) ? `${base} (${describeError(cause)})` : base;
-}
-
 /** Milliseconds as seconds for messages: `30 s`, `1.5 s`. */
 export function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;

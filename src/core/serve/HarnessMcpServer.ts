@@ -24,6 +24,7 @@ import { HARNESS_VERSION } from '../version';
 import { gatewayUri, ServeCatalog } from './ServeCatalog';
 import { ServeExposure } from './ServeExposure';
 import { ServeSubscriptions, type IResourceSubscriber } from './ServeSubscriptions';
+import { errorMessage } from '../base/errors';
 
 /** Options of {@link HarnessMcpServer}. */
 export interface HarnessMcpServerOptions {
@@ -116,7 +117,7 @@ export class HarnessMcpServer implements IDisposable {
     const server = new Server({ name: 'mcp-harness', title: 'MCP Harness', version: HARNESS_VERSION }, { capabilities, instructions: INSTRUCTIONS });
     const subscriber: IResourceSubscriber = {
       resourceUpdated: (uri) =>
-        void server.sendResourceUpdated({ uri }).catch((err: unknown) => this._options.log?.(`could not tell a client that ${uri} changed: ${err instanceof Error ? err.message : String(err)}`)),
+        void server.sendResourceUpdated({ uri }).catch((err: unknown) => this._options.log?.(`could not tell a client that ${uri} changed: ${errorMessage(err)}`)),
     };
     const entry: LiveServer = { server, inFlight: new Map(), subscriber };
     this._registerHandlers(entry, connection);
@@ -143,7 +144,7 @@ export class HarnessMcpServer implements IDisposable {
     if (!this._options.gateway) return toDisposable(() => undefined);
     for (const uri of uris) {
       this._subscribe(subscriber, 'resources/subscribe', uri, client, new AbortController().signal).catch((err: unknown) =>
-        this._options.log?.(`subscriptions/listen: could not subscribe to ${uri}: ${err instanceof Error ? err.message : String(err)}`),
+        this._options.log?.(`subscriptions/listen: could not subscribe to ${uri}: ${errorMessage(err)}`),
       );
     }
     return toDisposable(() => this._subscriptions.drop(subscriber));
@@ -290,7 +291,7 @@ export class HarnessMcpServer implements IDisposable {
       if (id !== undefined) audit?.end(id, { outcome: 'ok', outputChars: JSON.stringify(result).length });
       return result;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       if (id !== undefined) audit?.end(id, { outcome: signal.aborted ? 'cancelled' : 'error', outputChars: 0, error: message });
       if (err instanceof McpCallError) throw new ProtocolError(err.code ?? ProtocolErrorCode.InternalError, `${server}: ${message}`);
       throw err;
@@ -307,7 +308,7 @@ export class HarnessMcpServer implements IDisposable {
       // A 2025-era client hears of changes once initialized; a 2026-07-28 stdio client through its listen stream.
       if (!server.transport || !server.getNegotiatedProtocolVersion()) continue;
       const send = kind === 'tools' ? server.sendToolListChanged() : kind === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged();
-      send.catch((err: unknown) => this._options.log?.(`could not tell a client that the ${kind} changed: ${err instanceof Error ? err.message : String(err)}`));
+      send.catch((err: unknown) => this._options.log?.(`could not tell a client that the ${kind} changed: ${errorMessage(err)}`));
     }
     for (const notifier of this._notifiers) {
       if (kind === 'tools') notifier.toolsChanged();

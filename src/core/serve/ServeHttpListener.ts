@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { IDisposable } from '../base/lifecycle';
 import { clientFromRequestMeta, listenedResources, type HarnessMcpServer, type HarnessServeSession, type ServeConnectionInfo } from './HarnessMcpServer';
+import { errorMessage } from '../base/errors';
 
 /** Path of the MCP endpoint. */
 export const SERVE_HTTP_PATH = '/mcp';
@@ -67,7 +68,7 @@ export class ServeHttpListener {
     this._modernNotifier = _mcp.addNotifier(this._modern.notify);
     this._server = http.createServer((req, res) => {
       this._handle(req, res).catch((err: unknown) => {
-        _o.log?.(`request failed: ${err instanceof Error ? err.message : String(err)}`);
+        _o.log?.(`request failed: ${errorMessage(err)}`);
         if (!res.headersSent) sendError(res, 500, -32603, 'internal error');
         else res.end();
       });

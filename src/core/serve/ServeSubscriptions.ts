@@ -3,6 +3,7 @@ import { DisposableStore, type IDisposable } from '../base/lifecycle';
 import type { McpConnection } from '../mcp/McpConnection';
 import type { McpCallOptions } from '../mcp/McpSession';
 import { gatewayUri } from './ServeCatalog';
+import { errorMessage } from '../base/errors';
 
 /** A gateway client that subscribed to resources: told, by gateway URI, when one changed. */
 export interface IResourceSubscriber {
@@ -65,7 +66,7 @@ export class ServeSubscriptions implements IDisposable {
       this._unlistenIfIdle(subscription.server);
       listener?.connection
         .request({ method: 'resources/unsubscribe', params: { uri: subscription.uri } }, { timeoutMs: 10_000, maxTotalTimeoutMs: 10_000 })
-        .catch((err: unknown) => this._log(`${subscription.server}: resources/unsubscribe failed: ${err instanceof Error ? err.message : String(err)}`));
+        .catch((err: unknown) => this._log(`${subscription.server}: resources/unsubscribe failed: ${errorMessage(err)}`));
     }
   }
 

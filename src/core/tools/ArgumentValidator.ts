@@ -4,6 +4,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { ILogger, nullLogger } from './ILogger';
+import { errorMessage } from '../base/errors';
 
 /** The tool whose arguments are checked, as messages name it. */
 export interface ValidationSubject {
@@ -68,7 +69,7 @@ export class ArgumentValidator {
     try {
       return { ok: true, validate: ajv.compile(target) };
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = errorMessage(err);
       this._logger.warn(`${subject.origin}: input schema cannot be compiled, so arguments are not validated: ${reason}`);
       // Stryker disable next-line ObjectLiteral: `{}` is as falsy an `ok` as `false`
       return { ok: false };

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HarnessTool, McpHarness } from '../../core';
+import { Disposable, type HarnessTool, type McpHarness } from '../../core';
 import { AuditLog, PermissionGate, type IApprovalStore } from '../../core/permissions';
 import type { ChatActionId } from '../../shared/chatProtocol';
 import { ChatHistoryStore } from './ChatHistoryStore';
@@ -15,13 +15,12 @@ const APPROVALS_KEY = 'mcpHarness.toolApprovals';
  * The chat in this window: the view, its session, the permission gate with its remembered
  * approvals, the audit log, and the chat's commands. One disposable for the extension's root.
  */
-export class ChatFeature implements vscode.Disposable {
+export class ChatFeature extends Disposable {
   readonly session: ChatSession;
   readonly gate: PermissionGate;
   readonly audit: AuditLog;
   private readonly _models: ChatModels;
   private readonly _view: ChatViewProvider;
-  private readonly _disposables: vscode.Disposable[] = [];
 
   constructor(
     context: vscode.ExtensionContext,
@@ -29,6 +28,7 @@ export class ChatFeature implements vscode.Disposable {
     enabledTools: () => HarnessTool[],
     private readonly _log: vscode.LogOutputChannel,
   ) {
+    super();
     const storage = context.storageUri ?? context.globalStorageUri;
     this.audit = new AuditLog(path.join(storage.fsPath, 'audit.jsonl'), { onError: (err) => _log.warn(`audit log: ${err}`) });
     const store: IApprovalStore = {
@@ -71,18 +71,17 @@ export class ChatFeature implements vscode.Disposable {
       copy: async (text) => vscode.env.clipboard.writeText(text),
       log: (line) => _log.warn(line),
     });
-    this._disposables.push(
-      this._models,
-      this._view,
-      vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this._view),
-      this._models.onDidChange(() => void this._refreshModels()),
-      vscode.commands.registerCommand('mcpHarness.openChat', () => this.open()),
-      vscode.commands.registerCommand('mcpHarness.newChat', () => this.session.newChat()),
-      vscode.commands.registerCommand('mcpHarness.setApiKey', (provider?: ApiProviderId) => this.setApiKey(provider)),
-      vscode.commands.registerCommand('mcpHarness.resetApprovals', () => this.resetApprovals()),
-      vscode.commands.registerCommand('mcpHarness.showAuditLog', () => this.showAuditLog()),
-      { dispose: () => this.session.dispose() },
-    );
+    // The session goes first: it stops the running turn while the view can still show it.
+    this._register({ dispose: () => this.session.dispose() });
+    this._register(this._models);
+    this._register(this._view);
+    this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this._view));
+    this._register(this._models.onDidChange(() => void this._refreshModels()));
+    this._register(vscode.commands.registerCommand('mcpHarness.openChat', () => this.open()));
+    this._register(vscode.commands.registerCommand('mcpHarness.newChat', () => this.session.newChat()));
+    this._register(vscode.commands.registerCommand('mcpHarness.setApiKey', (provider?: ApiProviderId) => this.setApiKey(provider)));
+    this._register(vscode.commands.registerCommand('mcpHarness.resetApprovals', () => this.resetApprovals()));
+    this._register(vscode.commands.registerCommand('mcpHarness.showAuditLog', () => this.showAuditLog()));
   }
 
   /** Lists the models for the picker (VS Code's may take a moment to register). */
@@ -137,10 +136,6 @@ export class ChatFeature implements vscode.Disposable {
   /** Saves the open conversation (the window is closing). */
   flush(): Promise<void> {
     return this.session.flush();
-  }
-
-  dispose(): void {
-    for (const d of this._disposables.splice(0).reverse()) d.dispose();
   }
 
   private async _refreshModels(): Promise<void> {

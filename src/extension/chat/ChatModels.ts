@@ -10,6 +10,7 @@ import {
   resolveApiKey,
   type IModelProvider,
 } from '../../core/agent';
+import { Disposable } from '../../core/base/lifecycle';
 import type { ChatModelChoice } from '../../shared/chatProtocol';
 import { VscodeLmProvider, type ILanguageModels } from './VscodeLmProvider';
 
@@ -36,11 +37,10 @@ const SELECTED_KEY = 'mcpHarness.chat.selectedModel';
  * The models the chat can use under `mcpHarness.chat.provider`: VS Code's language models, the
  * configured OpenAI-compatible or Anthropic API, and the user's remembered pick among them.
  */
-export class ChatModels implements vscode.Disposable {
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
+export class ChatModels extends Disposable {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
   /** The list may differ: settings, keys or VS Code's models changed. */
   readonly onDidChange = this._onDidChange.event;
-  private readonly _disposables: vscode.Disposable[] = [];
   private readonly _vscode: VscodeLmProvider;
 
   constructor(
@@ -49,17 +49,19 @@ export class ChatModels implements vscode.Disposable {
     lm: ILanguageModels & { readonly onDidChangeChatModels?: vscode.Event<void> } = vscode.lm,
     private readonly _env: Readonly<Record<string, string | undefined>> = process.env,
   ) {
+    super();
     this._vscode = new VscodeLmProvider(lm);
-    this._disposables.push(
-      this._onDidChange,
+    this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('mcpHarness.chat')) this._onDidChange.fire();
       }),
+    );
+    this._register(
       _secrets.onDidChange((e) => {
         if (Object.values(API_KEY_SECRET).includes(e.key)) this._onDidChange.fire();
       }),
     );
-    if (lm.onDidChangeChatModels) this._disposables.push(lm.onDidChangeChatModels(() => this._onDidChange.fire()));
+    if (lm.onDidChangeChatModels) this._register(lm.onDidChangeChatModels(() => this._onDidChange.fire()));
   }
 
   /** Every model on offer now, VS Code's first. */
@@ -96,9 +98,6 @@ export class ChatModels implements vscode.Disposable {
     else await this._secrets.delete(API_KEY_SECRET[id]);
   }
 
-  dispose(): void {
-    for (const d of this._disposables.splice(0)) d.dispose();
-  }
 
   /**
    * An API provider from the settings. In `auto`, only when it can work: a key (stored or from the

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { HostMessage, WebviewMessage } from '../../shared/chatProtocol';
 import { parseWebviewMessage } from '../../shared/parseChatMessage';
+import { errorMessage } from '../../core/base/errors';
 
 export const CHAT_VIEW_ID = 'mcpHarness.chat';
 
@@ -71,7 +72,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this._log.warn(`chat: dropped a message from the panel: ${parsed.error}`);
       return;
     }
-    const message = parsed.message;
+    const message = parsed.value;
     if (message.type === 'ready') {
       this._ready = true;
       this.post(this._host.initMessage());
@@ -82,7 +83,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       (error) => this.post({ type: 'response', seq: message.seq, ok: error === undefined, ...(error !== undefined ? { error } : {}) }),
       (err) => {
         this._log.error(`chat: ${message.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        this.post({ type: 'response', seq: message.seq, ok: false, error: err instanceof Error ? err.message : String(err) });
+        this.post({ type: 'response', seq: message.seq, ok: false, error: errorMessage(err) });
       },
     );
   }

@@ -8,6 +8,7 @@ import {
   type ModelRequest,
   type ModelStreamEvent,
 } from '../../core/agent/types';
+import { errorMessage } from '../../core/base/errors';
 
 /** The part of `vscode.lm` this provider uses (injected so a host without models can be shown). */
 export interface ILanguageModels {
@@ -129,5 +130,5 @@ function classify(err: unknown, model: vscode.LanguageModelChat, signal: AbortSi
     const what = kind === 'auth' ? 'is not allowed to be used by this extension' : kind === 'rate_limit' ? 'refused the request (blocked or over quota)' : 'failed';
     return new ModelProviderError(`${model.name} ${what}: ${err.message}`, kind, { host: model.vendor });
   }
-  return new ModelProviderError(`${model.name} failed: ${err instanceof Error ? err.message : String(err)}`, 'other', { host: model.vendor });
+  return new ModelProviderError(`${model.name} failed: ${errorMessage(err)}`, 'other', { host: model.vendor });
 }

@@ -21,13 +21,13 @@ describe('parseToolArguments', () => {
     expect(parseToolArguments('  \n')).toEqual({ ok: true, value: {} });
   });
   it('names what is wrong', () => {
-    expect(parseToolArguments('null')).toEqual({ ok: false, problem: 'a JSON null, not an object' });
-    expect(parseToolArguments('3')).toEqual({ ok: false, problem: 'a JSON number, not an object' });
-    expect(parseToolArguments('"x"')).toEqual({ ok: false, problem: 'a JSON string, not an object' });
-    expect(parseToolArguments('[]')).toEqual({ ok: false, problem: 'a JSON array, not an object' });
+    expect(parseToolArguments('null')).toEqual({ ok: false, error: 'a JSON null, not an object' });
+    expect(parseToolArguments('3')).toEqual({ ok: false, error: 'a JSON number, not an object' });
+    expect(parseToolArguments('"x"')).toEqual({ ok: false, error: 'a JSON string, not an object' });
+    expect(parseToolArguments('[]')).toEqual({ ok: false, error: 'a JSON array, not an object' });
     const bad = parseToolArguments('{');
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.problem).toMatch(/^not valid JSON \(.+\)$/);
+    expect(!bad.ok && bad.error).toMatch(/^not valid JSON \(.+\)$/);
   });
 });
 

@@ -104,7 +104,7 @@ describe('reserved words as server names and input ids', () => {
       userHome: '/home/me',
       inputResolver: { resolveInput: async (input) => answers.get(input.id) },
     });
-    expect(launch).toEqual({ ok: true, launch: expect.objectContaining({ args: ['one', 'two'] }) });
+    expect(launch).toEqual({ ok: true, value: expect.objectContaining({ args: ['one', 'two'] }) });
   });
 
   it('reports a duplicate __proto__ input id as a duplicate', () => {

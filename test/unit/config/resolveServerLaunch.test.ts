@@ -50,7 +50,7 @@ async function launchOf(def: McpServerDefinition, context: McpVariableContext) {
   if (!result.ok) {
     throw new Error(`unexpected error: ${result.error}`);
   }
-  return result.launch;
+  return result.value;
 }
 
 async function errorOf(def: McpServerDefinition, context: McpVariableContext): Promise<string> {

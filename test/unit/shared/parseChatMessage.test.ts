@@ -15,7 +15,7 @@ describe('parseWebviewMessage', () => {
       { type: 'action', seq: 8, action: 'setApiKey' },
       { type: 'copy', seq: 9, text: 'code' },
     ];
-    for (const m of messages) expect(parseWebviewMessage(m)).toEqual({ ok: true, message: m });
+    for (const m of messages) expect(parseWebviewMessage(m)).toEqual({ ok: true, value: m });
   });
 
   it.each([
@@ -59,7 +59,7 @@ describe('parseHostMessage', () => {
         ],
       },
     };
-    expect(parseHostMessage(m)).toEqual({ ok: true, message: m });
+    expect(parseHostMessage(m)).toEqual({ ok: true, value: m });
   });
 
   it('names the nested field at fault', () => {

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ModelProviderError } from '../types';
+import { errorCauses, errorMessage } from '../../base/errors';
 
 /** Waits `ms`, rejecting when `signal` aborts. Injected so tests need not wait. */
 export type SleepFn = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -121,7 +122,8 @@ export function abortedError(host: string): ModelProviderError {
 }
 
 export function connectionError(host: string, cause: unknown, midStream: boolean): ModelProviderError {
-  const reason = cause instanceof Error ? ((cause.cause instanceof Error ? cause.cause.message : '') || cause.message) : String(cause);
+  // fetch failures put the real reason (ECONNREFUSED, a reset) one cause down.
+  const reason = [...errorCauses(cause)][1]?.message || errorMessage(cause);
   return midStream
     ? new ModelProviderError(`The connection to ${host} dropped before the answer was complete (${reason}); the partial answer is kept.`, 'connection', { host })
     : new ModelProviderError(`Could not reach ${host}: ${reason}`, 'connection', { host });
