@@ -1,5 +1,6 @@
-import type { ChatItem, ChatViewState, HostMessage, WebviewMessage, WebviewRequest } from '../src/shared/chatProtocol';
-import { parseHostMessage } from '../src/shared/parseChatMessage';
+import type { ChatItem, ChatViewState, HostMessage, WebviewMessage, WebviewRequest, WebviewRequestAnswer, WebviewRequestType } from '../src/shared/chatProtocol';
+import { parseAnswer, parseHostMessage } from '../src/shared/parseChatMessage';
+import type { Result } from '../src/shared/result';
 
 /** What `acquireVsCodeApi()` returns inside a VS Code webview. */
 export interface IVsCodeApi {
@@ -23,7 +24,7 @@ export class ChatClient {
   private _state: ChatViewState = EMPTY;
   private _index = new Map<string, number>();
   private _seq = 0;
-  private readonly _pending = new Map<number, (r: { ok: boolean; error?: string }) => void>();
+  private readonly _pending = new Map<number, (r: { ok: boolean; error?: string; value?: unknown }) => void>();
   private readonly _listeners = new Set<(type: HostMessage['type']) => void>();
   private _initialized = false;
   /** Milliseconds from receiving the last `init` to it being rendered (set by the view). */
@@ -51,11 +52,16 @@ export class ChatClient {
     return () => this._listeners.delete(listener);
   }
 
-  /** Sends a request; resolves with the host's answer. */
-  request(message: WebviewRequest): Promise<{ ok: boolean; error?: string }> {
+  /** Sends a request; resolves with the host's answer, checked against the request's answer type. */
+  request<K extends WebviewRequestType>(message: WebviewRequest & { readonly type: K }): Promise<Result<WebviewRequestAnswer<K>>> {
     const seq = ++this._seq;
     return new Promise((resolve) => {
-      this._pending.set(seq, resolve);
+      this._pending.set(seq, (response) => {
+        if (!response.ok) return resolve({ ok: false, error: response.error ?? `${message.type} failed` });
+        const answer = parseAnswer(message.type, response.value);
+        if (!answer.ok) this._log(`chat: dropped the answer to ${message.type}: ${answer.error}`);
+        resolve(answer);
+      });
       this._api.postMessage({ ...message, seq });
     });
   }
@@ -116,7 +122,7 @@ export class ChatClient {
         const resolve = this._pending.get(message.seq);
         this._pending.delete(message.seq);
         if (!resolve) this._log(`chat: answer to unknown request ${message.seq}`);
-        resolve?.({ ok: message.ok, error: message.error });
+        resolve?.({ ok: message.ok, error: message.error, value: message.value });
         if (!message.ok && message.error) this._log(`chat: request ${message.seq} failed: ${message.error}`);
         return;
       }

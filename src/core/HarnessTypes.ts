@@ -1,12 +1,13 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { IMcpAuthHost } from './auth/types';
 import type { IMcpInputResolver, McpConfigError, McpServerDefinition, McpUserServers } from './config';
-import type { McpCallFailureKind } from './mcp/McpCallError';
+import type { CallProgress, ToolCallOptions } from './calls/types';
 import type { IMcpClock } from './mcp/McpConnection';
 import type { IMcpClientHandlers } from './mcp/McpSession';
 import type { McpConfigDiff } from './mcp/McpServerManager';
 import type { McpConnectionStateKind, McpServerSnapshot } from './mcp/McpServerSnapshot';
-import type { ToolCallResult } from './tools/types';
+export type { HarnessCallErrorKind, HarnessCallResult } from './calls/types';
+export type { HarnessTool } from './tools/types';
 
 /** Everything a harness can be told. Only the config locations are commonly needed. */
 export interface HarnessOptions {
@@ -71,34 +72,9 @@ export interface HarnessServer {
   readonly stderrTail: readonly string[];
 }
 
-/** A callable tool as the library reports it. */
-export interface HarnessTool {
-  /** The exposed name to pass to `callTool`. */
-  readonly name: string;
-  /** The server's display title, when it gave one. */
-  readonly title?: string;
-  readonly description: string;
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-  readonly annotations?: Tool['annotations'];
-  /** The MCP server, absent for built-in tools. */
-  readonly server?: string;
-  /** The tool's name on its server. */
-  readonly originalName: string;
-}
-
-/** Kinds of failure a call can end in besides the tool's own error. */
-export type HarnessCallErrorKind = McpCallFailureKind | 'unknown_tool' | 'invalid_arguments' | 'tool_error';
-
-export interface HarnessCallResult extends ToolCallResult {
-  /** Set when `isError`: why. `tool_error` means the tool itself reported the failure. */
-  readonly errorKind?: HarnessCallErrorKind;
-}
-
-export interface HarnessCallOptions {
-  readonly signal?: AbortSignal;
-  /** Time without an answer or progress before giving up (default: the server's `toolTimeoutMs`, else 60 s). */
-  readonly timeoutMs?: number;
-  onProgress?(progress: { progress: number; total?: number; message?: string }): void;
+/** Options of `callTool`: the pipeline's, plus progress as a callback. */
+export interface HarnessCallOptions extends Omit<ToolCallOptions, 'callId'> {
+  onProgress?(progress: CallProgress): void;
 }
 
 export interface HarnessApplyResult extends McpConfigDiff {

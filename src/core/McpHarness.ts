@@ -1,20 +1,23 @@
+// The facade is long because it is the one surface hosts use (the extension, the CLI, serve and
+// library users): each member is a thin delegation to the manager, the registry or the pipeline.
+import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import * as os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Emitter, type Event } from './base/event';
 import { DisposableStore, type IDisposable } from './base/lifecycle';
+import { CallPipeline } from './calls/CallPipeline';
+import { ResourceSubscriptions, type ResourceUpdate } from './calls/ResourceSubscriptions';
+import { ServerRequests, type ServerRequestOptions } from './calls/ServerRequests';
+import type { ToolCallOptions, ToolCallOutcome, ToolCallRequest } from './calls/types';
 import { loadMcpConfig, resolveServerLaunch, type McpConfigError, type McpLaunchResolution, type McpServerDefinition } from './config';
-import type { HarnessApplyResult, HarnessCallErrorKind, HarnessCallOptions, HarnessCallResult, HarnessOptions, HarnessServer, HarnessTool } from './HarnessTypes';
-import { McpCallError } from './mcp/McpCallError';
+import type { HarnessApplyResult, HarnessCallOptions, HarnessCallResult, HarnessOptions, HarnessServer } from './HarnessTypes';
 import { McpServerManager } from './mcp/McpServerManager';
 import { isServingState, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
 import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from './mcp/serverEnvironment';
-import { DEFAULT_MAX_OUTPUT_CHARS, errorResult, formatToolResult } from './tools/formatToolResult';
-import { MCP_TOOL_NAME_PREFIX, sanitizeToolNamePart } from './tools/McpToolNaming';
 import { ToolRegistry } from './tools/ToolRegistry';
 import { ToolSearchCache } from './agent/ToolSearch';
-import type { BuiltinTool } from './tools/types';
+import type { BuiltinTool, HarnessTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
-import { errorMessage } from './base/errors';
 
 export type {
   HarnessApplyResult,
@@ -25,23 +28,29 @@ export type {
   HarnessServer,
   HarnessTool,
 } from './HarnessTypes';
-
-export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+export { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './calls/callPolicy';
 
 /**
  * The MCP client in one object: reads configuration, keeps every server connected, exposes their
- * tools under one registry and calls them. A constructor starts nothing; `start()` does.
+ * tools under one registry and makes every call through one pipeline. Its manager and registry
+ * are its own; hosts use the members below. A constructor starts nothing; `start()` does.
  */
 export class McpHarness {
-  readonly manager: McpServerManager;
-  readonly registry: ToolRegistry;
+  private readonly _manager: McpServerManager;
+  private readonly _registry: ToolRegistry;
+  private readonly _pipeline: CallPipeline;
+  private readonly _requests: ServerRequests;
+  private readonly _subscriptions: ResourceSubscriptions;
   private readonly _store = new DisposableStore();
   private readonly _onDidChange = this._store.add(new Emitter<void>());
   /** Anything visible changed: a server's state or lists, the server set, tools, config errors. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
   private readonly _onDidLog = this._store.add(new Emitter<McpLogEntry>());
   readonly onDidLog: Event<McpLogEntry> = this._onDidLog.event;
+  /** The tools changed: added, removed, or described differently. */
+  readonly onDidChangeTools: Event<void>;
+  /** A resource someone subscribed to (see {@link subscribeResource}) changed on its server. */
+  readonly onDidUpdateResource: Event<ResourceUpdate>;
 
   private _options: HarnessOptions;
   private _configErrors: readonly McpConfigError[] = [];
@@ -49,14 +58,15 @@ export class McpHarness {
   private _started: Promise<void> | undefined;
   private _applying: Promise<void> = Promise.resolve();
   private _disposed: Promise<void> | undefined;
-  /** Exposed tool names each server offered the last time it ran, to explain calls while it is down. */
-  private readonly _lastToolNames = new Map<string, ReadonlySet<string>>();
   private _toolSearch: ToolSearchCache | undefined;
+  /** Start time of each server's last session seen running, to tell a new session (renew subscriptions) from a state change. */
+  private readonly _sessionStarts = new Map<string, number>();
 
   constructor(options: HarnessOptions = {}) {
     this._options = options;
-    this.registry = this._store.add(new ToolRegistry({ logger: { warn: (m) => this._log('harness', 'warn', m) } }));
-    this.manager = new McpServerManager({
+    this._registry = this._store.add(new ToolRegistry({ logger: { warn: (m) => this._log('harness', 'warn', m) } }));
+    this.onDidChangeTools = this._registry.onDidChange;
+    this._manager = new McpServerManager({
       clientInfo: { name: 'mcp-harness', version: HARNESS_VERSION },
       handlers: { roots: () => this._roots(), ...options.handlers },
       resolveLaunch: (def) => this._resolveLaunch(def),
@@ -71,10 +81,16 @@ export class McpHarness {
       traceEnabled: options.traceEnabled ?? (() => false),
       authHost: options.authHost,
     });
-    this._store.add(this.manager.onDidChangeServer((s) => this._syncServer(s.name)));
-    this._store.add(this.manager.onDidChangeServers(() => this._syncAll()));
-    this._store.add(this.manager.onDidLog((e) => this._onDidLog.fire(e)));
-    this._store.add(this.registry.onDidChange(() => this._onDidChange.fire()));
+    const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars });
+    this._pipeline = new CallPipeline({ registry: this._registry, connection: (server) => this._manager.get(server), servers: () => this._manager.servers().map((s) => s.name), defaults });
+    this._requests = new ServerRequests({ connection: (server) => this._manager.get(server), defaults });
+    this._subscriptions = this._store.add(new ResourceSubscriptions(this._requests, (server, m) => this._log(server, 'warn', m)));
+    this.onDidUpdateResource = this._subscriptions.onDidUpdate;
+    this._store.add(this._manager.onDidChangeServer((s) => this._syncServer(s.name)));
+    this._store.add(this._manager.onDidChangeServers(() => this._syncAll()));
+    this._store.add(this._manager.onDidLog((e) => this._onDidLog.fire(e)));
+    this._store.add(this._manager.onDidUpdateResource((e) => this._subscriptions.updated(e.server, e.uri)));
+    this._store.add(this._registry.onDidChange(() => this._onDidChange.fire()));
   }
 
   /** Loads the configuration and starts every server; resolves when each runs or has failed. Safe to call twice. */
@@ -85,34 +101,36 @@ export class McpHarness {
 
   /** Every server in configuration order. */
   servers(): HarnessServer[] {
-    return this.manager.servers().map(toHarnessServer);
+    return this._manager.servers().map(toHarnessServer);
   }
 
   /** Full snapshots, for hosts that show everything (tree views, tooltips). */
   snapshots(): McpServerSnapshot[] {
-    return this.manager.servers();
+    return this._manager.servers();
+  }
+
+  /** One server's snapshot. */
+  snapshot(name: string): McpServerSnapshot | undefined {
+    return this._manager.get(name)?.snapshot;
   }
 
   /** Every callable tool: built-ins first, then each server's. */
-  tools(): HarnessTool[] {
-    return this.registry.getTools().map((t) => ({
-      name: t.name,
-      ...(t.title !== undefined ? { title: t.title } : {}),
-      description: t.description,
-      inputSchema: t.inputSchema,
-      annotations: t.annotations,
-      server: t.source.kind === 'mcp' ? t.source.server : undefined,
-      originalName: t.source.kind === 'mcp' ? t.source.tool : t.name,
-    }));
+  tools(): readonly HarnessTool[] {
+    return this._registry.getTools();
+  }
+
+  /** The tool an exposed name stands for now. */
+  tool(name: string): HarnessTool | undefined {
+    return this._registry.getTool(name);
   }
 
   /**
    * The tools best matching `query` (names, titles, descriptions, parameter names), best
    * first; at most `limit` (default 8). The index is rebuilt only when the tools change.
    */
-  searchTools(query: string, options: { limit?: number } = {}): HarnessTool[] {
+  searchTools(query: string, options: { limit?: number; tools?: readonly HarnessTool[] } = {}): HarnessTool[] {
     this._toolSearch ??= new ToolSearchCache();
-    return this._toolSearch.search(this.tools(), query, options);
+    return this._toolSearch.search(options.tools ?? this.tools(), query, options);
   }
 
   configErrors(): readonly McpConfigError[] {
@@ -120,7 +138,7 @@ export class McpHarness {
   }
 
   registerBuiltin(tool: BuiltinTool): IDisposable {
-    return this.registry.registerBuiltin(tool);
+    return this._registry.registerBuiltin(tool);
   }
 
   /**
@@ -140,7 +158,7 @@ export class McpHarness {
         userServers: this._options.userServers,
       });
       this._configErrors = errors;
-      const { diff, settled } = this.manager.applyDefinitions(servers, {
+      const { diff, settled } = this._manager.applyDefinitions(servers, {
         start: this._options.autoStart ?? true,
         restartFailed: options.restartFailed,
       });
@@ -157,107 +175,109 @@ export class McpHarness {
   }
 
   startServer(name: string): Promise<void> {
-    return this.manager.start(name);
+    return this._manager.start(name);
   }
   stopServer(name: string): Promise<void> {
-    return this.manager.stop(name);
+    return this._manager.stop(name);
   }
   restartServer(name: string): Promise<void> {
-    return this.manager.restart(name);
+    return this._manager.restart(name);
   }
   /** Signs in to an HTTP server that asks for it (needs `authHost`); resolves when it runs or has failed. */
   signIn(name: string): Promise<void> {
-    return this.manager.signIn(name);
+    return this._manager.signIn(name);
   }
   /** Forgets a server's OAuth tokens and registrations; it then shows "sign-in required". */
   signOut(name: string): Promise<void> {
-    return this.manager.signOut(name);
+    return this._manager.signOut(name);
+  }
+  /** Resolves once no server is starting or reconnecting (a remote server that stays down keeps reconnecting). */
+  whenSettled(): Promise<void> {
+    return this._manager.whenSettled();
   }
 
-  /** Calls a tool by exposed name. Never rejects for expected failures: they come back as `isError` results. */
+  /**
+   * Calls a tool by exposed name, as the caller itself decided (a library host, the CLI); pass a
+   * `decider` to put a permission gate in front. Never rejects for expected failures: they come
+   * back as `isError` results with an `errorKind`.
+   */
   async callTool(name: string, args: unknown = {}, options: HarnessCallOptions = {}): Promise<HarnessCallResult> {
-    const resolved = this.registry.resolve(name);
-    if (!resolved) {
-      const down = this._serverOfMissingTool(name);
-      return down ? failure('unavailable', down.describeUnavailable()) : failure('unknown_tool', `unknown tool "${name}"`);
-    }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      return failure('invalid_arguments', `arguments for ${name} must be a JSON object`);
-    }
-    const problem = this.registry.validateArguments(name, args as Record<string, unknown>);
-    if (problem) return failure('invalid_arguments', problem);
-    const input = args as Record<string, unknown>;
-    if (resolved.kind === 'builtin') return this._callBuiltin(resolved.tool, input, options);
-    const connection = this.manager.get(resolved.server);
-    if (!connection) return failure('unavailable', `server "${resolved.server}" is no longer configured`);
-    const timeoutMs = options.timeoutMs ?? connection.definition.toolTimeoutMs ?? this._options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-    try {
-      const raw = await connection.callTool(resolved.tool.name, input, {
-        signal: options.signal,
-        timeoutMs,
-        maxTotalTimeoutMs: Math.max(timeoutMs, this._options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS),
-        onProgress: options.onProgress,
-      });
-      const result = formatToolResult(raw, { maxOutputChars: this._maxOutput() });
-      return result.isError ? { ...result, errorKind: 'tool_error' } : result;
-    } catch (err) {
-      // An unavailable server is already named in its message.
-      if (err instanceof McpCallError) return failure(err.kind, err.kind === 'unavailable' ? err.message : `${resolved.server}: ${err.message}`);
-      throw err;
-    }
+    const { onProgress, ...rest } = options;
+    const outcome = await this.call({ name, arguments: args }, {
+      ...rest,
+      onEvent: (e) => {
+        if (e.progress && e.state === 'running') onProgress?.(e.progress);
+        rest.onEvent?.(e);
+      },
+    });
+    const { isError, text, content, structuredContent, errorKind } = outcome;
+    return { isError, text, content, ...(structuredContent ? { structuredContent } : {}), ...(errorKind ? { errorKind } : {}) };
+  }
+
+  /** Runs one call through the pipeline and reports everything about it (what a card shows). */
+  call(request: ToolCallRequest, options: ToolCallOptions = {}): Promise<ToolCallOutcome> {
+    return this._pipeline.callTool(request, options);
+  }
+
+  /** Reads a resource of a server (by the URI the server knows it by), through the same steps as a call. */
+  readResource(server: string, uri: string, options?: ServerRequestOptions): Promise<ReadResourceResult> {
+    return this._requests.readResource(server, uri, options);
+  }
+
+  /** Gets a prompt of a server with its arguments (strings), through the same steps as a call. */
+  getPrompt(server: string, name: string, args?: Readonly<Record<string, unknown>>, options?: ServerRequestOptions): Promise<GetPromptResult> {
+    return this._requests.getPrompt(server, name, args, options);
+  }
+
+  /**
+   * Subscribes `holder` to a resource: {@link onDidUpdateResource} then fires when it changes. One
+   * upstream subscription however many hold it; renewed when the server reconnects.
+   */
+  subscribeResource(server: string, uri: string, holder: object, options?: ServerRequestOptions): Promise<void> {
+    return this._subscriptions.subscribe(server, uri, holder, options);
+  }
+
+  unsubscribeResource(server: string, uri: string, holder: object, options?: ServerRequestOptions): Promise<void> {
+    return this._subscriptions.unsubscribe(server, uri, holder, options);
+  }
+
+  /** Ends every subscription `holder` has (a client went away). */
+  dropSubscriptions(holder: object): void {
+    this._subscriptions.drop(holder);
   }
 
   /** Stops every server and waits until no process it started is left. */
   dispose(): Promise<void> {
-    this._disposed ??= this.manager.shutdown().finally(() => this._store.dispose());
+    this._disposed ??= this._manager.shutdown().finally(() => this._store.dispose());
     return this._disposed;
   }
 
-  private async _callBuiltin(tool: BuiltinTool, args: Record<string, unknown>, options: HarnessCallOptions): Promise<HarnessCallResult> {
-    try {
-      const result = await tool.invoke(args, { signal: options.signal });
-      return result.isError ? { ...result, errorKind: 'tool_error' } : result;
-    } catch (err) {
-      return failure('tool_error', `${tool.name} failed: ${errorMessage(err)}`);
-    }
-  }
-
   private _syncServer(name: string): void {
-    const connection = this.manager.get(name);
-    const snapshot = connection?.snapshot;
-    if (snapshot && isServingState(snapshot.state)) {
-      this.registry.setServerTools(name, snapshot.tools);
-      this._lastToolNames.set(name, new Set(this.registry.getTools().flatMap((t) => (t.source.kind === 'mcp' && t.source.server === name ? [t.name] : []))));
-    } else {
-      this.registry.removeServer(name);
+    const snapshot = this._manager.get(name)?.snapshot;
+    if (snapshot && isServingState(snapshot.state)) this._registry.setServerTools(name, snapshot.tools);
+    else this._registry.removeServer(name);
+    // A new session (after a reconnect or a restart) has forgotten the subscriptions made on the old one.
+    const startedAt = snapshot?.state.kind === 'running' ? snapshot.startedAt : undefined;
+    if (startedAt !== undefined) {
+      const seen = this._sessionStarts.get(name);
+      this._sessionStarts.set(name, startedAt);
+      if (seen !== undefined && seen !== startedAt) this._subscriptions.renew(name);
     }
-    if (!connection) this._lastToolNames.delete(name);
     this._onDidChange.fire();
   }
 
-  /**
-   * The configured server a call to an unlisted `name` was meant for, when that server is not
-   * running: one that offered the name last time it ran, else one whose `mcp__<server>__` prefix
-   * the name carries (the longest such prefix). Never splits the name apart.
-   */
-  private _serverOfMissingTool(name: string) {
-    const down = this.manager.servers().filter((s) => s.state.kind !== 'running');
-    const byList = down.find((s) => this._lastToolNames.get(s.name)?.has(name));
-    const byPrefix = down
-      .filter((s) => name.startsWith(`${MCP_TOOL_NAME_PREFIX}${sanitizeToolNamePart(s.name)}__`))
-      .sort((a, b) => b.name.length - a.name.length)[0];
-    const server = byList ?? byPrefix;
-    return server && this.manager.get(server.name);
-  }
-
   private _syncAll(): void {
-    const order = this.manager.servers().map((s) => s.name);
+    const order = this._manager.servers().map((s) => s.name);
     const names = new Set(order);
-    this.registry.setServerOrder(order);
-    for (const tool of this.registry.getTools()) {
-      if (tool.source.kind === 'mcp' && !names.has(tool.source.server)) this.registry.removeServer(tool.source.server);
+    this._registry.setServerOrder(order);
+    for (const tool of this._registry.getTools()) {
+      if (tool.server !== undefined && !names.has(tool.server)) this._registry.removeServer(tool.server);
     }
-    for (const name of this._lastToolNames.keys()) if (!names.has(name)) this._lastToolNames.delete(name);
+    for (const name of [...this._sessionStarts.keys()]) {
+      if (names.has(name)) continue;
+      this._sessionStarts.delete(name);
+      this._subscriptions.forgetServer(name);
+    }
     for (const name of names) this._syncServer(name);
   }
 
@@ -267,10 +287,6 @@ export class McpHarness {
 
   private _roots() {
     return this._folders().map((folder) => ({ uri: pathToFileURL(folder).href, name: folder.split(/[\\/]/).pop() || folder }));
-  }
-
-  private _maxOutput(): number {
-    return this._options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   }
 
   private async _resolveLaunch(def: McpServerDefinition): Promise<McpLaunchResolution> {
@@ -323,8 +339,4 @@ function toHarnessServer(s: McpServerSnapshot): HarnessServer {
     restartCount: s.restartCount,
     stderrTail: s.stderrTail,
   };
-}
-
-function failure(kind: HarnessCallErrorKind, message: string): HarnessCallResult {
-  return { ...errorResult(message), errorKind: kind };
 }

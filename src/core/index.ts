@@ -2,14 +2,11 @@
  * MCP Harness core: configuration, connections, tool registry. Editor-agnostic; the VS Code
  * extension and the CLI are thin shells over it.
  */
-export { createHarness, McpHarness, DEFAULT_TOOL_TIMEOUT_MS } from './McpHarness';
+export { createHarness, McpHarness } from './McpHarness';
 export type {
   HarnessOptions,
   HarnessServer,
-  HarnessTool,
-  HarnessCallResult,
   HarnessCallOptions,
-  HarnessCallErrorKind,
   HarnessApplyResult,
 } from './McpHarness';
 export * from './config';
@@ -24,7 +21,8 @@ export { McpCallError } from './mcp/McpCallError';
 export type { McpCallFailureKind } from './mcp/McpCallError';
 export { ToolRegistry } from './tools/ToolRegistry';
 export { formatToolResult, errorResult } from './tools/formatToolResult';
-export type { BuiltinTool, ExposedTool, ToolCallResult, ToolSource } from './tools/types';
+export type { BuiltinTool, HarnessTool, ToolAnnotations, ToolCallResult, ToolIdentity } from './tools/types';
+export * from './calls';
 export * from './tools/builtin';
 export * from './serve';
 export { Emitter, Event } from './base/event';

@@ -103,7 +103,7 @@ export class McpHarnessExtension extends Disposable {
       enabledTools: () => this._enabledTools(),
       onDidChangeEnabledTools: (listener, thisArg, disposables) => {
         const a = this._enablement.onDidChange(listener, thisArg, disposables);
-        const b = toVscode(this.harness.registry.onDidChange(() => listener.call(thisArg)));
+        const b = toVscode(this.harness.onDidChangeTools(() => listener.call(thisArg)));
         return vscode.Disposable.from(a, b);
       },
       statusText: () => this._status.text,

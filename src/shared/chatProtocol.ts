@@ -1,9 +1,14 @@
 /**
  * The one message map between the chat webview and the extension. Plain data only: no `vscode`, no
- * DOM. The webview posts `ready` first; every other webview message carries a sequence number that
- * the host answers with a `response` of the same `seq`. Both sides run incoming messages through
- * `parseHostMessage` / `parseWebviewMessage` and drop what does not fit.
+ * DOM. Every shape is written once, as the runtime check both sides run incoming messages through,
+ * and its type is derived from it. The webview posts `ready` first; every other webview message is
+ * a request with a sequence number, paired (in {@link WEBVIEW_REQUESTS}) with the type of its
+ * answer, which the host sends back in a `response` of the same `seq`.
  */
+import { any, array, bool, boundedStr, int, none, num, object, oneOf, optional, str, union, type Check, type Infer } from './shape';
+
+/** Longest text a webview message may carry (a pasted file is fine, a runaway loop is not). */
+export const MAX_WEBVIEW_TEXT = 1_000_000;
 
 /** States of a tool call card (the same names the agent reports). */
 export const TOOL_CALL_STATES = ['waiting_for_approval', 'running', 'done', 'error', 'denied', 'cancelled'] as const;
@@ -13,129 +18,138 @@ export type ChatToolState = (typeof TOOL_CALL_STATES)[number];
 export const PERMISSION_CHOICES = ['once', 'session', 'workspace', 'server_session', 'deny'] as const;
 export type ChatPermissionChoice = (typeof PERMISSION_CHOICES)[number];
 
-export interface ChatToolAnnotations {
-  readonly readOnlyHint?: boolean;
-  readonly destructiveHint?: boolean;
-  readonly idempotentHint?: boolean;
-  readonly openWorldHint?: boolean;
-}
-
-/** A suspicious span the poisoning scan found, hidden characters already made visible. */
-export interface ChatWarning {
-  readonly where: string;
-  readonly kind: string;
-  readonly excerpt: string;
-}
-
-/** What a pending permission card shows besides the call itself. */
-export interface ChatPermissionView {
-  readonly title?: string;
-  readonly description: string;
-  readonly annotations?: ChatToolAnnotations;
-  readonly warnings: readonly ChatWarning[];
-  /** A readable diff when a remembered approval no longer applies because the tool changed. */
-  readonly changedSinceApproval?: string;
-}
-
-/** One entry of the transcript. `id` is unique within its conversation. */
-export type ChatItem =
-  | { readonly kind: 'user'; readonly id: string; readonly text: string }
-  | {
-      readonly kind: 'assistant';
-      readonly id: string;
-      readonly text: string;
-      /** Set when the turn ended in an error after (or instead of) this text. */
-      readonly error?: string;
-    }
-  | {
-      readonly kind: 'tool';
-      readonly id: string;
-      readonly toolName: string;
-      readonly server?: string;
-      /** The tool's name on its server. */
-      readonly tool?: string;
-      /** The tool's display title, when it has one. */
-      readonly title?: string;
-      readonly arguments: unknown;
-      readonly state: ChatToolState;
-      readonly progress?: { readonly progress: number; readonly total?: number; readonly message?: string };
-      /** Result text (done, error) or the denial reason. */
-      readonly output?: string;
-      readonly durationMs?: number;
-      /** Present while the card waits for an answer. */
-      readonly permission?: ChatPermissionView;
-      /** The tool was flagged by the poisoning scan. */
-      readonly warnings?: readonly ChatWarning[];
-    }
-  | { readonly kind: 'usage'; readonly id: string; readonly inputTokens?: number; readonly outputTokens?: number }
-  | {
-      readonly kind: 'notice';
-      readonly id: string;
-      readonly level: 'info' | 'warning' | 'error';
-      /** Markdown. */
-      readonly text: string;
-      readonly action?: ChatAction;
-    };
-
-export type ChatItemKind = ChatItem['kind'];
-
 /** Things the panel may ask the host to do, by name (never an arbitrary command id). */
 export const CHAT_ACTIONS = ['setApiKey', 'openSettings', 'showAuditLog', 'resetApprovals'] as const;
 export type ChatActionId = (typeof CHAT_ACTIONS)[number];
-export interface ChatAction {
-  readonly id: ChatActionId;
-  readonly label: string;
-}
 
-export interface ChatConversationSummary {
-  readonly id: string;
-  readonly title: string;
-  readonly updatedAt: number;
-  readonly messageCount: number;
-}
+const annotations = object({ readOnlyHint: optional(bool), destructiveHint: optional(bool), idempotentHint: optional(bool), openWorldHint: optional(bool) });
+export type ChatToolAnnotations = Infer<typeof annotations>;
 
-export interface ChatModelChoice {
-  /** `provider:model`, unique in the list. */
-  readonly id: string;
-  readonly label: string;
-}
+/** A suspicious span the poisoning scan found, hidden characters already made visible. */
+const warning = object({ where: str, kind: str, excerpt: str });
+export type ChatWarning = Infer<typeof warning>;
+
+/** What a pending permission card shows besides the call itself. */
+const permissionView = object({
+  title: optional(str),
+  description: str,
+  annotations: optional(annotations),
+  warnings: array(warning),
+  /** A readable diff when a remembered approval no longer applies because the tool changed. */
+  changedSinceApproval: optional(str),
+});
+export type ChatPermissionView = Infer<typeof permissionView>;
+
+const action = object({ id: oneOf(CHAT_ACTIONS), label: str });
+export type ChatAction = Infer<typeof action>;
+
+/** One entry of the transcript. `id` is unique within its conversation. */
+export const chatItem = union('kind', {
+  user: object({ id: str, text: str }),
+  /** `error` is set when the turn ended in an error after (or instead of) this text. */
+  assistant: object({ id: str, text: str, error: optional(str) }),
+  tool: object({
+    id: str,
+    /** The name the model (or `/call`) asked for. */
+    toolName: str,
+    /** The configured server, and the tool's own name on it. */
+    server: optional(str),
+    tool: optional(str),
+    title: optional(str),
+    /** The tool's exposed name, when it differs from what was asked for. */
+    exposedName: optional(str),
+    arguments: any,
+    state: oneOf(TOOL_CALL_STATES),
+    progress: optional(object({ progress: num, total: optional(num), message: optional(str) })),
+    /** Result text (done, error) or the denial reason. */
+    output: optional(str),
+    /** How long the call ran (not counting the wait for approval). */
+    durationMs: optional(num),
+    /** How long it waited for an answer on its card. */
+    waitMs: optional(num),
+    /** What allowed or denied it: a rule, a remembered choice, a person, the read-only setting. */
+    decidedBy: optional(str),
+    /** Present while the card waits for an answer. */
+    permission: optional(permissionView),
+    /** The tool (or its result) was flagged by the poisoning scan. */
+    warnings: optional(array(warning)),
+  }),
+  usage: object({ id: str, inputTokens: optional(num), outputTokens: optional(num) }),
+  /** `text` is Markdown. */
+  notice: object({ id: str, level: oneOf(['info', 'warning', 'error'] as const), text: str, action: optional(action) }),
+});
+export type ChatItem = Infer<typeof chatItem>;
+export type ChatItemKind = ChatItem['kind'];
+
+const conversationSummary = object({ id: str, title: str, updatedAt: num, messageCount: int(0) });
+export type ChatConversationSummary = Infer<typeof conversationSummary>;
+
+/** `id` is `provider:model`, unique in the list. */
+const modelChoice = object({ id: str, label: str });
+export type ChatModelChoice = Infer<typeof modelChoice>;
 
 /** The whole panel state: what `init` carries and what a reopened panel shows. */
-export interface ChatViewState {
-  readonly conversationId: string;
-  readonly items: readonly ChatItem[];
-  readonly conversations: readonly ChatConversationSummary[];
-  readonly models: readonly ChatModelChoice[];
-  readonly selectedModel?: string;
-  readonly busy: boolean;
-}
+const viewState = object({
+  conversationId: str,
+  items: array(chatItem),
+  conversations: array(conversationSummary),
+  models: array(modelChoice),
+  selectedModel: optional(str),
+  busy: bool,
+});
+export type ChatViewState = Infer<typeof viewState>;
 
-/** Host to webview. */
-export type HostMessage =
-  | { readonly type: 'init'; readonly state: ChatViewState }
-  /** Adds items, or replaces those whose id is already shown. */
-  | { readonly type: 'upsert'; readonly items: readonly ChatItem[] }
-  /** Streamed text for an assistant item (created empty by an earlier upsert). */
-  | { readonly type: 'append'; readonly id: string; readonly delta: string }
-  | { readonly type: 'busy'; readonly busy: boolean }
-  | { readonly type: 'models'; readonly models: readonly ChatModelChoice[]; readonly selectedModel?: string }
-  | { readonly type: 'conversations'; readonly conversations: readonly ChatConversationSummary[] }
-  | { readonly type: 'response'; readonly seq: number; readonly ok: boolean; readonly error?: string };
+const seq = int(0);
+const text = boundedStr(MAX_WEBVIEW_TEXT);
+
+/** Every request the webview makes: what it sends, and what the host answers. */
+export const WEBVIEW_REQUESTS = {
+  send: { params: object({ text }), answer: none },
+  stop: { params: object({}), answer: none },
+  newChat: { params: object({}), answer: none },
+  openConversation: { params: object({ id: str }), answer: none },
+  deleteConversation: { params: object({ id: str }), answer: none },
+  answerPermission: { params: object({ callId: str, choice: oneOf(PERMISSION_CHOICES), reason: optional(text) }), answer: none },
+  selectModel: { params: object({ model: str }), answer: none },
+  action: { params: object({ action: oneOf(CHAT_ACTIONS) }), answer: none },
+  copy: { params: object({ text }), answer: none },
+} as const satisfies Readonly<Record<string, { params: Check<object>; answer: Check<unknown> }>>;
+
+export type WebviewRequestType = keyof typeof WEBVIEW_REQUESTS;
+export type WebviewRequestParams<K extends WebviewRequestType> = Infer<(typeof WEBVIEW_REQUESTS)[K]['params']>;
+export type WebviewRequestAnswer<K extends WebviewRequestType> = Infer<(typeof WEBVIEW_REQUESTS)[K]['answer']>;
+
+/** One request as the webview sends it: its type, its sequence number, its parameters. */
+export type WebviewRequestMessage = { [K in WebviewRequestType]: { readonly type: K; readonly seq: number } & WebviewRequestParams<K> }[WebviewRequestType];
+/** A request without its sequence number, as the webview's client builds it. */
+export type WebviewRequest = { [K in WebviewRequestType]: { readonly type: K } & WebviewRequestParams<K> }[WebviewRequestType];
 
 /** Webview to host. */
-export type WebviewMessage =
-  | { readonly type: 'ready' }
-  | { readonly type: 'send'; readonly seq: number; readonly text: string }
-  | { readonly type: 'stop'; readonly seq: number }
-  | { readonly type: 'newChat'; readonly seq: number }
-  | { readonly type: 'openConversation'; readonly seq: number; readonly id: string }
-  | { readonly type: 'deleteConversation'; readonly seq: number; readonly id: string }
-  | { readonly type: 'answerPermission'; readonly seq: number; readonly callId: string; readonly choice: ChatPermissionChoice; readonly reason?: string }
-  | { readonly type: 'selectModel'; readonly seq: number; readonly model: string }
-  | { readonly type: 'action'; readonly seq: number; readonly action: ChatActionId }
-  | { readonly type: 'copy'; readonly seq: number; readonly text: string };
+export type WebviewMessage = { readonly type: 'ready' } | WebviewRequestMessage;
 
-/** A webview message without its sequence number, as the webview's client builds it. */
-export type WebviewRequest = WebviewMessage extends infer M ? (M extends { seq: number } ? Omit<M, 'seq'> : never) : never;
+/** The host's answers, one function per request type. A thrown error's message goes back to the panel. */
+export type WebviewRequestHandlers = { [K in WebviewRequestType]: (params: WebviewRequestParams<K>) => Promise<WebviewRequestAnswer<K>> };
+
+export const webviewMessage: Check<WebviewMessage> = union('type', {
+  ready: object({}),
+  ...(Object.fromEntries(
+    Object.entries(WEBVIEW_REQUESTS).map(([type, r]) => [type, (v: unknown, p: string) => object({ seq })(v, p) ?? r.params(v, p)]),
+  ) as Record<WebviewRequestType, Check<object>>),
+}) as Check<WebviewMessage>;
+
+/** Host to webview. */
+export const hostMessage = union('type', {
+  init: object({ state: viewState }),
+  /** Adds items, or replaces those whose id is already shown. */
+  upsert: object({ items: array(chatItem) }),
+  /** Streamed text for an assistant item (created empty by an earlier upsert). */
+  append: object({ id: str, delta: str }),
+  busy: object({ busy: bool }),
+  models: object({ models: array(modelChoice), selectedModel: optional(str) }),
+  conversations: object({ conversations: array(conversationSummary) }),
+  /** The answer to request `seq`: its value (checked against the request's answer type), or why it failed. */
+  response: object({ seq, ok: bool, error: optional(str), value: optional(any) }),
+});
+export type HostMessage = Infer<typeof hostMessage>;
 
 export type { Result as ParseResult } from './result';

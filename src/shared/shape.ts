@@ -1,27 +1,59 @@
 /**
  * A few composable checks for plain JSON data crossing the webview boundary. Each returns the path
- * of the first problem or `undefined`; small enough for the browser bundle (no schema library).
+ * of the first problem or `undefined`, and carries the type of what it accepts, so a message's
+ * shape is written once (as its check) and its type derived from it with `Infer`. Small enough
+ * for the browser bundle (no schema library).
  */
-export type Check = (value: unknown, path: string) => string | undefined;
+export interface Check<T> {
+  (value: unknown, path: string): string | undefined;
+  /** Type only: what the check accepts. */
+  readonly __type?: T;
+}
 
-export const str: Check = (v, p) => (typeof v === 'string' ? undefined : `${p} must be a string`);
-export const num: Check = (v, p) => (typeof v === 'number' && Number.isFinite(v) ? undefined : `${p} must be a number`);
-export const bool: Check = (v, p) => (typeof v === 'boolean' ? undefined : `${p} must be a boolean`);
-export const any: Check = () => undefined;
+/** A member of an `object` that may be absent. */
+export interface OptionalCheck<T> extends Check<T | undefined> {
+  readonly optional: true;
+}
 
-export function int(min = 0): Check {
+/** The type a check accepts. */
+export type Infer<C> = C extends Check<infer T> ? T : never;
+
+type Fields = Readonly<Record<string, Check<unknown>>>;
+type RequiredKeys<F extends Fields> = { [K in keyof F]: F[K] extends OptionalCheck<unknown> ? never : K }[keyof F];
+type OptionalKeys<F extends Fields> = { [K in keyof F]: F[K] extends OptionalCheck<unknown> ? K : never }[keyof F];
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+/** The object type a set of fields describes: optional checks make optional members. */
+export type ObjectOf<F extends Fields> = Simplify<
+  { readonly [K in RequiredKeys<F>]: Infer<F[K]> } & { readonly [K in OptionalKeys<F>]?: Exclude<Infer<F[K]>, undefined> }
+>;
+
+export const str: Check<string> = (v, p) => (typeof v === 'string' ? undefined : `${p} must be a string`);
+export const num: Check<number> = (v, p) => (typeof v === 'number' && Number.isFinite(v) ? undefined : `${p} must be a number`);
+export const bool: Check<boolean> = (v, p) => (typeof v === 'boolean' ? undefined : `${p} must be a boolean`);
+export const any: Check<unknown> = () => undefined;
+
+/** Nothing to check: a message or an answer without content. */
+export const none: Check<void> = () => undefined;
+
+export function int(min = 0): Check<number> {
   return (v, p) => (Number.isInteger(v) && (v as number) >= min ? undefined : `${p} must be an integer >= ${min}`);
 }
 
-export function oneOf(values: readonly string[]): Check {
+/** A string no longer than `max`. */
+export function boundedStr(max: number): Check<string> {
+  return (v, p) => str(v, p) ?? ((v as string).length > max ? `${p} is longer than ${max} characters` : undefined);
+}
+
+export function oneOf<const T extends readonly string[]>(values: T): Check<T[number]> {
   return (v, p) => (typeof v === 'string' && values.includes(v) ? undefined : `${p} must be one of ${values.join(', ')}`);
 }
 
-export function optional(check: Check): Check {
-  return (v, p) => (v === undefined ? undefined : check(v, p));
+export function optional<T>(check: Check<T>): OptionalCheck<T> {
+  const wrapped = ((v: unknown, p: string) => (v === undefined ? undefined : check(v, p))) as Check<T | undefined>;
+  return Object.assign(wrapped, { optional: true as const });
 }
 
-export function array(item: Check, maxLength = 100_000): Check {
+export function array<T>(item: Check<T>, maxLength = 100_000): Check<readonly T[]> {
   return (v, p) => {
     if (!Array.isArray(v)) return `${p} must be an array`;
     if (v.length > maxLength) return `${p} has more than ${maxLength} entries`;
@@ -34,7 +66,7 @@ export function array(item: Check, maxLength = 100_000): Check {
 }
 
 /** An object with these fields (others are ignored). */
-export function object(fields: Readonly<Record<string, Check>>): Check {
+export function object<F extends Fields>(fields: F): Check<ObjectOf<F>> {
   return (v, p) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return `${p} must be an object`;
     const record = v as Record<string, unknown>;
@@ -46,8 +78,13 @@ export function object(fields: Readonly<Record<string, Check>>): Check {
   };
 }
 
+/** The union of each variant's object type, tagged by `field`. */
+export type UnionOf<K extends string, V extends Readonly<Record<string, Check<object>>>> = {
+  [T in keyof V & string]: Simplify<{ readonly [P in K]: T } & Infer<V[T]>>;
+}[keyof V & string];
+
 /** A tagged union on `field`: the variant is picked by its value. */
-export function union(field: string, variants: Readonly<Record<string, Check>>): Check {
+export function union<K extends string, V extends Readonly<Record<string, Check<object>>>>(field: K, variants: V): Check<UnionOf<K, V>> {
   return (v, p) => {
     if (typeof v !== 'object' || v === null) return `${p} must be an object`;
     const tag = (v as Record<string, unknown>)[field];

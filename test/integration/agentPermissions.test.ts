@@ -5,8 +5,8 @@ import { McpHarness, createHarness } from '../../src/core/McpHarness';
 import { McpAgent } from '../../src/core/agent/McpAgent';
 import type { AgentEvent } from '../../src/core/agent/types';
 import { AuditLog, type AuditLine } from '../../src/core/permissions/AuditLog';
-import { PermissionGate, type IToolCallGate } from '../../src/core/permissions/PermissionGate';
-import type { PermissionAnswer, PermissionDecision } from '../../src/core/permissions/types';
+import { PermissionGate } from '../../src/core/permissions/PermissionGate';
+import type { ICallDecider, PermissionAnswer, PermissionDecision } from '../../src/core/permissions/types';
 import { processTag, waitForNoProcesses } from '../support/leaks';
 import { PendingPrompter, ScriptedPrompter } from '../support/permissions';
 import { ScriptedProvider, callTools, say } from '../support/scriptedProvider';
@@ -18,11 +18,11 @@ const counting = repoPath('test/fixtures/servers/counting.mjs');
 const serverLog = (file: string): string[] => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
 
 /** A gate that records every decision of the real gate it wraps. */
-class RecordingGate implements IToolCallGate {
+class RecordingGate implements ICallDecider {
   readonly decisions: Array<{ tool: string; decision: PermissionDecision }> = [];
-  constructor(private readonly _inner: IToolCallGate) {}
-  async check(...args: Parameters<IToolCallGate['check']>): Promise<PermissionDecision> {
-    const decision = await this._inner.check(...args);
+  constructor(private readonly _inner: ICallDecider) {}
+  async decide(...args: Parameters<ICallDecider['decide']>): Promise<PermissionDecision> {
+    const decision = await this._inner.decide(...args);
     this.decisions.push({ tool: args[0].tool.name, decision });
     return decision;
   }
@@ -59,7 +59,7 @@ describe('the agent against a real MCP server through a real harness', () => {
       callTools(['h', 'mcp__count__echo', { text: '4' }]),
       say('done'),
     ]);
-    const agent = new McpAgent({ tools: () => harness.tools(), callTool: (n, a, o) => harness.callTool(n, a, o), provider, gate });
+    const agent = new McpAgent({ tools: () => harness.tools(), call: (r, o) => harness.call(r, o), provider, gate });
     const result = await agent.runTurn([], 'go', { signal: new AbortController().signal });
     expect(result.reason).toBe('done');
 
@@ -78,7 +78,7 @@ describe('the agent against a real MCP server through a real harness', () => {
     const events: AgentEvent[] = [];
     const agent = new McpAgent({
       tools: () => harness.tools(),
-      callTool: (n, a, o) => harness.callTool(n, a, o),
+      call: (r, o) => harness.call(r, o),
       provider: new ScriptedProvider([callTools(['s', 'mcp__count__slow', { stepMs: 20 }])]),
       gate: new PermissionGate({ prompter: new ScriptedPrompter(() => ({ choice: 'once' })) }),
     });
@@ -105,7 +105,7 @@ describe('the agent against a real MCP server through a real harness', () => {
     const prompter = new PendingPrompter();
     const agent = new McpAgent({
       tools: () => harness.tools(),
-      callTool: (n, a, o) => harness.callTool(n, a, o),
+      call: (r, o) => harness.call(r, o),
       provider: new ScriptedProvider([callTools(['x', 'mcp__count__echo', { text: 'never' }], ['y', 'mcp__count__echo', { text: 'never2' }])]),
       gate: new PermissionGate({ prompter }),
     });
@@ -124,7 +124,7 @@ describe('the agent against a real MCP server through a real harness', () => {
     const events: AgentEvent[] = [];
     const agent = new McpAgent({
       tools: () => harness.tools(),
-      callTool: (n, a, o) => harness.callTool(n, a, o),
+      call: (r, o) => harness.call(r, o),
       provider: new ScriptedProvider([callTools(['p', 'mcp__count__poisoned', {}], ['q', 'mcp__count__echo', { text: 'Bearer abcdefghijklmnop' }]), say('ok')]),
       gate: new PermissionGate({ prompter: new ScriptedPrompter(() => ({ choice: 'once' })) }),
       audit,
@@ -139,7 +139,7 @@ describe('the agent against a real MCP server through a real harness', () => {
     }
     const echoStart = lines.find((l) => l.event === 'start' && l.tool === 'mcp__count__echo');
     expect(echoStart).toMatchObject({ arguments: { text: '[redacted]' }, decider: { by: 'user', choice: 'once' } });
-    const poisoned = events.find((e) => e.type === 'tool_call' && e.callId === 'p' && e.state === 'done') as Extract<AgentEvent, { type: 'tool_call' }>;
+    const poisoned = events.find((e) => e.type === 'tool_call' && e.modelCallId === 'p' && e.state === 'done') as Extract<AgentEvent, { type: 'tool_call' }>;
     expect(poisoned.warnings?.map((w) => w.kind)).toEqual(['hidden_characters', 'instructions', 'instructions']);
   });
 

@@ -45,7 +45,7 @@ describe('demo model (offline, scripted)', () => {
     const events: AgentEvent[] = [];
     const agent = new McpAgent({
       tools: () => harness.tools(),
-      callTool: (name, args, options) => harness.callTool(name, args, options),
+      call: (request, options) => harness.call(request, options),
       // As the extension does: a loopback base URL needs no key.
       provider: new OpenAiCompatibleProvider({ baseUrl: model.url, model: DEMO_MODEL_ID, apiKey: resolveApiKey({ envVar: 'OPENAI_API_KEY', baseUrl: model.url, env: {} }) }),
       gate,

@@ -39,7 +39,7 @@ describe('servers that crash, hang or lie', () => {
     const result = await h.callTool('mcp__crashy__crash', {}, { timeoutMs: 30_000 });
     events.push('call returned');
     // The call fails when the connection drops, not at its 30 s timeout: before the server is back.
-    await h.manager.whenSettled();
+    await h.whenSettled();
     expect(events).toEqual(['reconnecting', 'call returned', 'running']);
     expect(result.isError).toBe(true);
     expect(result.errorKind).toBe('connection_closed');
@@ -187,7 +187,7 @@ describe('servers that crash, hang or lie', () => {
     const result = await h.callTool('mcp__big__big', { bytes: 70_000 });
     expect(result).toMatchObject({ isError: true, errorKind: 'connection_closed' });
     expect(result.text).toContain('larger than maxMessageBytes (65536 bytes)');
-    await h.manager.whenSettled();
+    await h.whenSettled();
     const [big, other] = h.servers();
     expect(big.state).toBe('error');
     expect(big.error).toContain('larger than maxMessageBytes (65536 bytes)');

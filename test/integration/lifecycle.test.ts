@@ -148,12 +148,11 @@ describe('configuration applied as a diff, and single-server control', () => {
     const h = harnessFor(ws);
     await h.start();
     await h.stopServer('w');
-    const connection = h.manager.get('w')!;
-    const restarting = connection.start();
-    const result = await connection.callTool('echo', { text: 'waited' }, { timeoutMs: 10_000, maxTotalTimeoutMs: 10_000 });
-    expect(result.content).toEqual([{ type: 'text', text: 'waited' }]);
+    const restarting = h.startServer('w');
+    const result = await h.callTool('mcp__w__echo', { text: 'waited' }, { timeoutMs: 10_000 });
+    expect(result).toMatchObject({ isError: false, text: 'waited' });
     await restarting;
     await h.stopServer('w');
-    await expect(connection.callTool('echo', { text: 'x' }, { timeoutMs: 1000, maxTotalTimeoutMs: 1000 })).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(await h.callTool('mcp__w__echo', { text: 'x' }, { timeoutMs: 1000 })).toMatchObject({ isError: true, errorKind: 'unavailable' });
   });
 });

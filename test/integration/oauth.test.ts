@@ -105,7 +105,7 @@ describe('OAuth sign-in', () => {
     const call = await harness.callTool('mcp__secure__echo', { text: 'x' });
     expect(call).toMatchObject({ isError: true });
     expect(call.text).toContain('sign in again');
-    await harness.manager.whenSettled();
+    await harness.whenSettled();
     expect(state(harness)).toMatchObject({ state: 'auth_required' });
     expect(state(harness).error).toContain('sign in again');
     expect(await stats()).toMatchObject({ authorizations: 1 });

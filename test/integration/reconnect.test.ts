@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { describeState, McpHarness, type HarnessOptions, type IMcpClock, type McpConnectionState } from '../../src/core';
 import { systemClock } from '../../src/core/mcp/McpConnection';
@@ -119,8 +121,9 @@ describe('reconnecting to remote servers that go away', () => {
 
   /** A harness over one stdio fixture, which the test crashes through its `crash` tool. */
   async function crashable(options: HarnessOptions) {
-    const file = writeJson(tmp.dir, `loop-${++configCount}.json`, {
-      mcpServers: { loop: { command: process.execPath, args: [fixtureServer], env: tag.env } },
+    const blocker = path.join(tmp.dir, `loop-${++configCount}.blocked`);
+    const file = writeJson(tmp.dir, `loop-${configCount}.json`, {
+      mcpServers: { loop: { command: process.execPath, args: [fixtureServer, `--fail-if-exists=${blocker}`], env: tag.env } },
     });
     const h = new McpHarness({ configFiles: [file], shutdownGraceMs: 500, ...options });
     harnesses.push(h);
@@ -134,7 +137,9 @@ describe('reconnecting to remote servers that go away', () => {
       expect((await h.callTool('mcp__loop__crash', {})).errorKind).toBe('connection_closed');
       await waitForHarness(h, (s = h.servers()[0]) => s.state === 'error' || (s.state === 'running' && s.restartCount > restarts), 'back or in error');
     };
-    return { h, states, crash };
+    /** From now on the server cannot start again (it exits at once). */
+    const block = () => fs.writeFileSync(blocker, '');
+    return { h, states, crash, block };
   }
 
   it('gives a stdio server that stayed up long enough its reconnect attempts back', async () => {
@@ -160,10 +165,9 @@ describe('reconnecting to remote servers that go away', () => {
 
   it('waits the scheduled time before each stdio reconnect attempt', async () => {
     const { clock, waits } = recordingClock();
-    const { h, crash } = await crashable({ reconnectDelaysMs: [30, 60, 90], clock });
-    // Every attempt fails at once: the command is gone by the time it is tried again.
-    const connection = h.manager.get('loop')!;
-    connection.setDefinition({ ...connection.definition, command: 'no-such-command-for-reconnect-test' });
+    const { h, crash, block } = await crashable({ reconnectDelaysMs: [30, 60, 90], clock });
+    // Every attempt fails at once: the server refuses to start again.
+    block();
     await crash();
     expect(h.servers()[0].state).toBe('error');
     expect(waits).toEqual([30, 60, 90]);
@@ -171,16 +175,17 @@ describe('reconnecting to remote servers that go away', () => {
   });
 
   it('gives a stdio server only its schedule: a crashing process is not transient', async () => {
+    const blocker = path.join(tmp.dir, 'stdio.blocked');
     const file = writeJson(tmp.dir, 'stdio.json', {
-      mcpServers: { local: { command: process.execPath, args: [fixtureServer], env: tag.env } },
+      mcpServers: { local: { command: process.execPath, args: [fixtureServer, `--fail-if-exists=${blocker}`], env: tag.env } },
     });
     const h = new McpHarness({ configFiles: [file], reconnectDelaysMs: [20, 20], shutdownGraceMs: 500 });
     harnesses.push(h);
     await h.start();
     const seen: Reconnecting[] = [];
     h.onDidChange(() => { const s = reconnecting(h); if (s) seen.push(s); });
-    // Every restart fails: the command is gone by the time it is tried again.
-    h.manager.get('local')!.setDefinition({ ...h.manager.get('local')!.definition, command: 'no-such-command-for-reconnect-test' });
+    // Every restart fails: the server refuses to start again.
+    fs.writeFileSync(blocker, '');
     await h.callTool('mcp__local__crash', {});
     await waitForHarness(h, () => h.servers()[0].state === 'error', 'in error');
     expect(seen.map((s) => [s.attempt, s.maxAttempts])).toEqual(expect.arrayContaining([[1, 2], [2, 2]]));

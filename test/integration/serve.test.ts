@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpHarness } from '../../src/core';
 import { processTag, waitForNoProcesses } from '../support/leaks';
 import { freePort, tempDir, writeJson } from '../support/servers';
-import { auditLines, cli, harnessFor, requireBuiltCli, startHttpServe } from './serveSupport';
+import { auditLines, cli, harnessFor, rawClientFor, requireBuiltCli, startHttpServe } from './serveSupport';
 
 const ALL = ['read_file', 'list_directory', 'glob_search', 'grep_search', 'write_file', 'edit_file', 'run_command'];
 const READ_ONLY = ALL.slice(0, 4);
@@ -52,11 +52,14 @@ describe('serve over stdio', () => {
     try {
       expect(harness.tools().map((t) => t.originalName)).toEqual(READ_ONLY);
       // Straight to the server, past our own client's registry: the server must refuse it itself.
-      const connection = harness.manager.get('h')!;
-      await expect(connection.callTool('write_file', { path: 'planted.txt', content: 'x' }, { timeoutMs: 10_000, maxTotalTimeoutMs: 10_000 })).rejects.toMatchObject({
-        kind: 'protocol',
-        message: expect.stringContaining('unknown tool "write_file"'),
-      });
+      const raw = await rawClientFor({ command: process.execPath, args: [cli, 'serve', '--workspace', tmp.dir, '--audit-log', audit], env: tag.env });
+      try {
+        await expect(raw.callTool({ name: 'write_file', arguments: { path: 'planted.txt', content: 'x' } })).rejects.toMatchObject({
+          message: expect.stringContaining('unknown tool "write_file"'),
+        });
+      } finally {
+        await raw.close();
+      }
       expect(fs.existsSync(path.join(tmp.dir, 'planted.txt'))).toBe(false);
       const escape = await harness.callTool('mcp__h__read_file', { path: '../../etc/passwd' });
       expect(escape.isError).toBe(true);
@@ -65,7 +68,7 @@ describe('serve over stdio', () => {
       await harness.dispose();
     }
     const denied = auditLines(audit).find((l) => l.event === 'denied');
-    expect(denied).toMatchObject({ tool: 'write_file', client: { transport: 'stdio', name: 'mcp-harness' } });
+    expect(denied).toMatchObject({ tool: 'write_file', client: { transport: 'stdio', name: 'raw-test-client' } });
   });
 
   it('connects our own client and calls every exposed tool', async () => {

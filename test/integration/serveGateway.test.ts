@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpHarness } from '../../src/core';
 import { processTag, waitForNoProcesses } from '../support/leaks';
 import { fixtureEntry, freePort, referenceServers, tempDir, writeJson } from '../support/servers';
-import { auditLines, cli, harnessFor, requireBuiltCli, startHttpServe, whenHarness } from './serveSupport';
+import { auditLines, cli, harnessFor, rawClientFor, requireBuiltCli, serverStderr, startHttpServe, whenHarness } from './serveSupport';
 
 const tag = processTag();
 const tmp = tempDir('serve-gateway-');
 const ws = path.join(tmp.dir, 'ws');
 const audit = path.join(tmp.dir, 'audit.jsonl');
 const TOKEN = 'gateway-test-token-abcdef';
-const opts = { timeoutMs: 15_000, maxTotalTimeoutMs: 15_000 };
+const opts = { timeoutMs: 15_000 };
 
 beforeAll(() => {
   requireBuiltCli();
@@ -34,18 +34,21 @@ describe.each(['stdio', 'http'] as const)('gateway over %s', (transport) => {
   let harness: McpHarness;
   let stop: (() => Promise<void>) | undefined;
   let serveOutput: () => string;
+  let entry: Record<string, unknown>;
   const names = () => harness.tools().map((t) => t.name);
 
   beforeAll(async () => {
     const args = ['--gateway', '--workspace', ws, '--deny', 'mcp__memory__create_relations', '--audit-log', audit];
     if (transport === 'stdio') {
-      harness = await harnessFor({ command: process.execPath, args: [cli, 'serve', ...args], env: tag.env });
-      serveOutput = () => harness.manager.get('h')!.stderrTail().join('\n');
+      entry = { command: process.execPath, args: [cli, 'serve', ...args], env: tag.env };
+      harness = await harnessFor(entry);
+      serveOutput = () => serverStderr(harness);
     } else {
       const serve = await startHttpServe(['--http', String(await freePort()), ...args], { ...tag.env, MCP_HARNESS_TOKEN: TOKEN });
       stop = serve.stop;
       serveOutput = serve.output;
-      harness = await harnessFor({ url: serve.url, headers: { Authorization: `Bearer ${TOKEN}` } });
+      entry = { url: serve.url, headers: { Authorization: `Bearer ${TOKEN}` } };
+      harness = await harnessFor(entry);
     }
   });
 
@@ -74,11 +77,15 @@ describe.each(['stdio', 'http'] as const)('gateway over %s', (transport) => {
   });
 
   it('refuses a denied tool called by name, without running it', async () => {
-    const connection = harness.manager.get('h')!;
-    await expect(connection.callTool('mcp__memory__delete_entities', { entityNames: [`gateway-${transport}`] }, opts)).rejects.toMatchObject({
-      kind: 'protocol',
-      message: expect.stringContaining('unknown tool "mcp__memory__delete_entities"'),
-    });
+    // Straight to the gateway, past our own client's registry: the gateway must refuse it itself.
+    const raw = await rawClientFor(entry);
+    try {
+      await expect(raw.callTool({ name: 'mcp__memory__delete_entities', arguments: { entityNames: [`gateway-${transport}`] } })).rejects.toMatchObject({
+        message: expect.stringContaining('unknown tool "mcp__memory__delete_entities"'),
+      });
+    } finally {
+      await raw.close();
+    }
     expect((await harness.callTool('mcp__h__mcp__memory__read_graph', {})).text).toContain(`gateway-${transport}`);
     const denied = auditLines(audit).filter((l) => l.event === 'denied' && l.tool === 'mcp__memory__delete_entities');
     expect(denied.some((l) => (l.client as { transport: string }).transport === transport)).toBe(true);
@@ -105,17 +112,16 @@ describe.each(['stdio', 'http'] as const)('gateway over %s', (transport) => {
     const snapshot = harness.snapshots()[0];
     const resource = snapshot.resources.find((r) => r.name.startsWith('mcp__everything__'));
     expect(resource?.uri).toMatch(/^mcp-harness:\/\/everything\//);
-    const connection = harness.manager.get('h')!;
-    const read = await connection.request({ method: 'resources/read', params: { uri: resource!.uri } }, opts);
+    const read = await harness.readResource('h', resource!.uri, opts);
     expect(read.contents[0].uri).toBe(resource!.uri);
     const template = snapshot.resourceTemplates.find((t) => t.uriTemplate.includes('dynamic%2Ftext%2F{resourceId}'));
     expect(template?.uriTemplate).toMatch(/^mcp-harness:\/\/everything\//);
     const expanded = template!.uriTemplate.replace('{resourceId}', '7');
-    const fromTemplate = await connection.request({ method: 'resources/read', params: { uri: expanded } }, opts);
+    const fromTemplate = await harness.readResource('h', expanded, opts);
     expect(fromTemplate.contents[0]).toMatchObject({ uri: expanded, text: expect.stringContaining('7') });
     const prompt = snapshot.prompts.find((p) => p.name.startsWith('mcp__everything__') && !p.arguments?.some((a) => a.required));
     expect(prompt).toBeDefined();
-    const got = await connection.request({ method: 'prompts/get', params: { name: prompt!.name } }, opts);
+    const got = await harness.getPrompt('h', prompt!.name, {}, opts);
     expect(got.messages.length).toBeGreaterThan(0);
   });
 

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
-import { createHarness, type McpHarness } from '../../src/core';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { McpHarness } from '../../src/core';
 import { repoPath, startProcess } from '../support/servers';
 
 /** The built CLI, what users run. */
@@ -9,15 +11,39 @@ export function requireBuiltCli(): void {
   if (!fs.existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
 }
 
+const stderrLines = new WeakMap<McpHarness, string[]>();
+
 /** Our own client, connected to `serve` through one config entry named `h`. */
 export async function harnessFor(entry: Record<string, unknown>): Promise<McpHarness> {
-  const harness = await createHarness({ userServers: { label: 'test', jsonPath: 'servers', entries: { h: entry } }, reconnectDelaysMs: [] });
+  const harness = new McpHarness({ userServers: { label: 'test', jsonPath: 'servers', entries: { h: entry } }, reconnectDelaysMs: [] });
+  const lines: string[] = [];
+  stderrLines.set(harness, lines);
+  harness.onDidLog((e) => e.source === 'stderr' && lines.push(e.message));
+  await harness.start();
   const server = harness.servers()[0];
   if (server.state !== 'running') {
     await harness.dispose();
     throw new Error(`serve did not come up: ${server.error ?? server.state}\n${server.stderrTail.join('\n')}`);
   }
   return harness;
+}
+
+/** What the server behind `harnessFor`'s entry wrote to stderr so far. */
+export function serverStderr(harness: McpHarness): string {
+  return (stderrLines.get(harness) ?? []).join('\n');
+}
+
+/**
+ * A bare SDK client straight to a `serve` (a command, or a URL with headers): past our own
+ * client's registry and pipeline, so the server itself must refuse what it does not offer.
+ */
+export async function rawClientFor(entry: { command?: string; args?: string[]; env?: Record<string, string>; url?: string; headers?: Record<string, string> }): Promise<Client> {
+  const client = new Client({ name: 'raw-test-client', version: '1.0.0' });
+  const transport = entry.url
+    ? new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers ?? {} } })
+    : new StdioClientTransport({ command: entry.command!, args: entry.args ?? [], env: { ...process.env, ...entry.env } as Record<string, string>, stderr: 'ignore' });
+  await client.connect(transport);
+  return client;
 }
 
 /** `serve --http` as a child process; resolves once it listens. */

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import type { HarnessServer, HarnessTool } from '../HarnessTypes';
-import type { ToolCallRunner } from './ToolCallRunner';
+import type { HarnessServer } from '../HarnessTypes';
+import type { HarnessTool } from '../tools/types';
+import type { ModelToolCalls } from './ModelToolCalls';
 import type { AgentEvent } from './types';
 
 /** A chat line the host runs itself, without a model. */
@@ -45,8 +45,8 @@ export function parseDirectCommand(text: string): DirectCommand | undefined {
 export interface DirectCommandsOptions {
   tools(): readonly HarnessTool[];
   servers(): readonly Pick<HarnessServer, 'name' | 'state' | 'error' | 'tools'>[];
-  /** The same runner the agent uses: `/call` goes through the same gate and audit log. */
-  readonly runner: ToolCallRunner;
+  /** The same calls the agent makes: `/call` goes through the same pipeline, gate and audit log. */
+  readonly calls: ModelToolCalls;
 }
 
 /** Runs direct commands for a chat with no model (or when the user types one). Replies are Markdown. */
@@ -67,8 +67,7 @@ export class DirectCommands {
       case 'mcp':
         return this._listServers();
       case 'call': {
-        const tool = this._options.tools().find((t) => t.name === command.tool);
-        const outcome = await this._options.runner.run({ id: `direct-${randomUUID()}`, name: command.tool, arguments: command.argumentsText }, tool, options.signal, (e) => options.onEvent?.(e));
+        const { outcome } = await this._options.calls.run({ id: 'direct', name: command.tool, arguments: command.argumentsText }, options.signal, (e) => options.onEvent?.(e));
         return outcome.text;
       }
     }

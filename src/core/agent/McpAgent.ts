@@ -1,8 +1,10 @@
-import type { HarnessTool } from '../HarnessTypes';
+import { randomUUID } from 'node:crypto';
+import type { Result } from '../base/result';
 import type { IAuditSink } from '../permissions/AuditLog';
-import type { IToolCallGate } from '../permissions/PermissionGate';
-import { TOOL_OUTPUT_NOTE, wrapToolOutput } from './toolOutput';
-import { ToolCallRunner, parseToolArguments, type AgentCallTool, type ToolResultMessage } from './ToolCallRunner';
+import type { ICallDecider } from '../permissions/types';
+import type { HarnessTool } from '../tools/types';
+import { ModelToolCalls, toolMessage, type AgentCallTool, type ToolResultMessage } from './ModelToolCalls';
+import { TOOL_OUTPUT_NOTE } from './toolOutput';
 import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC, ToolSearchCache, exceedsToolBudget, toModelToolSpec, type ToolSearchBudget } from './ToolSearch';
 import { ModelProviderError, type AgentEvent, type ChatMessage, type IModelProvider, type ModelProviderErrorKind, type ModelToolCall, type ModelToolSpec } from './types';
 import { errorMessage } from '../base/errors';
@@ -13,12 +15,13 @@ export const DEFAULT_SYSTEM_PROMPT =
   'You are an assistant in a code editor. You can call the tools offered to you; the user approves each call. Use tools when they help, and answer briefly.';
 
 export interface McpAgentOptions {
-  /** The enabled tools, read at every step so names resolve against the current servers. */
+  /** The enabled tools, read at every step (what is offered) and at every call (what may run). */
   tools(): readonly HarnessTool[];
-  /** The harness's `callTool` (timeout, cancellation and output cap are its job). */
-  readonly callTool: AgentCallTool;
+  /** The harness's pipeline (`McpHarness.call`): look-up, validation, decision, audit, timeout, output cap. */
+  readonly call: AgentCallTool;
   readonly provider: IModelProvider;
-  readonly gate: IToolCallGate;
+  /** The permission gate every call is decided by. */
+  readonly gate: ICallDecider;
   readonly audit?: IAuditSink;
   /** Model steps per turn before the loop stops and says so (default 25). */
   readonly maxSteps?: number;
@@ -29,8 +32,6 @@ export interface McpAgentOptions {
   readonly maxOutputTokens?: number;
   /** When to offer `search_tools` instead of every schema; `false` never does. */
   readonly toolSearch?: ToolSearchBudget | false;
-  /** Clock for durations (ms). */
-  now?(): number;
 }
 
 export interface AgentTurnOptions {
@@ -53,11 +54,11 @@ export interface AgentTurnResult {
  * and repeats until the model answers without tools or the step limit is reached.
  */
 export class McpAgent {
-  private readonly _runner: ToolCallRunner;
+  private readonly _calls: ModelToolCalls;
   private readonly _search = new ToolSearchCache();
 
   constructor(private readonly _options: McpAgentOptions) {
-    this._runner = new ToolCallRunner({ callTool: _options.callTool, gate: _options.gate, audit: _options.audit, now: _options.now });
+    this._calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.tools() });
   }
 
   /** Runs one user turn. Never throws for provider or tool failures: they end the turn as events. */
@@ -117,11 +118,11 @@ export class McpAgent {
       if (calls.length === 0) return end('done');
 
       if (step >= maxSteps) {
-        push(...calls.map((call) => this._notRun(call, plan.byName.get(call.name), maxSteps, emit)));
+        push(...calls.map((call) => this._notRun(call, maxSteps, emit)));
         emit({ type: 'error', kind: 'step_limit', message: `Stopped after ${maxSteps} model steps, the step limit for one turn. Send another message to let the model continue.` });
         return end('step_limit');
       }
-      const results = await Promise.all(calls.map((call) => this._runCall(call, plan, enabled, found, signal, emit)));
+      const results = await Promise.all(calls.map((call) => this._runCall(call, plan, found, signal, emit)));
       push(...results);
       // A stop during the calls is seen at the top of the next step.
     }
@@ -146,18 +147,17 @@ export class McpAgent {
   private async _runCall(
     call: ModelToolCall,
     plan: { byName: ReadonlyMap<string, HarnessTool>; searching: boolean },
-    enabled: readonly HarnessTool[],
     found: Set<string>,
     signal: AbortSignal,
     emit: (event: AgentEvent) => void,
   ): Promise<ToolResultMessage> {
-    if (call.name === SEARCH_TOOLS_NAME && plan.searching && !plan.byName.has(SEARCH_TOOLS_NAME)) return this._searchCall(call, enabled, found, emit);
-    return (await this._runner.run(call, plan.byName.get(call.name), signal, emit)).message;
+    if (call.name === SEARCH_TOOLS_NAME && plan.searching && !plan.byName.has(SEARCH_TOOLS_NAME)) return this._searchCall(call, found, emit);
+    return (await this._calls.run(call, signal, emit)).message;
   }
 
   /** `search_tools` runs here: it reads only tool definitions, so it needs no approval. */
-  private _searchCall(call: ModelToolCall, enabled: readonly HarnessTool[], found: Set<string>, emit: (event: AgentEvent) => void): ToolResultMessage {
-    const parsed = parseToolArguments(call.arguments);
+  private _searchCall(call: ModelToolCall, found: Set<string>, emit: (event: AgentEvent) => void): ToolResultMessage {
+    const parsed = parseJsonObject(call.arguments);
     const query = parsed.ok && typeof parsed.value.query === 'string' ? parsed.value.query : undefined;
     const limit = parsed.ok && typeof parsed.value.limit === 'number' ? Math.min(25, parsed.value.limit) : undefined;
     let text: string;
@@ -166,30 +166,35 @@ export class McpAgent {
       isError = true;
       text = parsed.ok ? 'search_tools needs a "query" string.' : `The arguments for "search_tools" are ${parsed.error}.`;
     } else {
-      const hits = this._search.search(enabled, query, { limit });
+      const hits = this._search.search(this._options.tools(), query, { limit });
       for (const hit of hits) found.add(hit.name);
       text = hits.length
         ? JSON.stringify({ tools: hits.map(toModelToolSpec), note: 'These tools can be called from the next step on.' })
         : `No tool matches "${query}". Try other words.`;
     }
-    emit({ type: 'tool_call', callId: call.id, toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, durationMs: 0 });
-    return { role: 'tool', toolCallId: call.id, toolName: call.name, content: wrapToolOutput(call.name, text, isError), isError };
+    emit({ type: 'tool_call', modelCallId: call.id, callId: randomUUID(), toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, runMs: 0 });
+    return toolMessage(call, text, isError);
   }
 
-  private _notRun(call: ModelToolCall, tool: HarnessTool | undefined, maxSteps: number, emit: (event: AgentEvent) => void): ToolResultMessage {
+  private _notRun(call: ModelToolCall, maxSteps: number, emit: (event: AgentEvent) => void): ToolResultMessage {
     const text = `Not run: the step limit of ${maxSteps} model steps for one turn was reached.`;
-    const parsed = parseToolArguments(call.arguments);
-    emit({
-      type: 'tool_call',
-      callId: call.id,
-      toolName: call.name,
-      ...(tool?.server !== undefined ? { server: tool.server } : {}),
-      arguments: parsed.ok ? parsed.value : call.arguments,
-      state: 'cancelled',
-      output: text,
-    });
-    return { role: 'tool', toolCallId: call.id, toolName: call.name, content: wrapToolOutput(call.name, text, true), isError: true };
+    const parsed = parseJsonObject(call.arguments);
+    emit({ type: 'tool_call', modelCallId: call.id, callId: randomUUID(), toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: 'cancelled', output: text });
+    return toolMessage(call, text, true);
   }
+}
+
+/** A model's argument text as an object, or what is wrong with it (empty text counts as `{}`). */
+function parseJsonObject(text: string): Result<Record<string, unknown>> {
+  if (text.trim() === '') return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, error: `not valid JSON (${errorMessage(err)})` };
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { ok: true, value: value as Record<string, unknown> };
+  return { ok: false, error: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object` };
 }
 
 function describeError(err: unknown): string {

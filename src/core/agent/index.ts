@@ -3,8 +3,8 @@ export type * from './types';
 export { ModelProviderError } from './types';
 export { McpAgent, DEFAULT_MAX_STEPS, DEFAULT_SYSTEM_PROMPT } from './McpAgent';
 export type { McpAgentOptions, AgentTurnOptions, AgentTurnResult, AgentEndReason } from './McpAgent';
-export { ToolCallRunner, toPermissionTool, parseToolArguments } from './ToolCallRunner';
-export type { AgentCallTool, ToolCallOutcome, ToolResultMessage, ToolCallRunnerOptions } from './ToolCallRunner';
+export { ModelToolCalls, toolMessage } from './ModelToolCalls';
+export type { AgentCallTool, ToolResultMessage, ModelToolCallsOptions } from './ModelToolCalls';
 export {
   ToolSearchIndex,
   ToolSearchCache,

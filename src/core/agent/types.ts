@@ -1,4 +1,4 @@
-import type { PoisoningHit } from '../permissions/types';
+import type { ToolCallEvent } from '../calls/types';
 
 /**
  * The agent's contracts: what a model provider speaks and what a turn reports. Editor-agnostic;
@@ -81,25 +81,16 @@ export class ModelProviderError extends Error {
 }
 
 /** State of one tool call card. */
-export type ToolCallState = 'waiting_for_approval' | 'running' | 'done' | 'error' | 'denied' | 'cancelled';
+export type { ToolCallState } from '../calls/types';
 
 /** What a turn reports to its host (the chat panel, the CLI, a test), in order. */
 export type AgentEvent =
   | { readonly type: 'text'; readonly delta: string }
-  | {
-      readonly type: 'tool_call';
-      readonly callId: string;
-      readonly toolName: string;
-      readonly server?: string;
-      readonly arguments: unknown;
-      readonly state: ToolCallState;
-      readonly progress?: { readonly progress: number; readonly total?: number; readonly message?: string };
-      /** Result text (done/error), or the denial reason. */
-      readonly output?: string;
-      readonly durationMs?: number;
-      /** Poisoning-scan hits: the tool's definition while waiting for approval, its result when done. */
-      readonly warnings?: readonly PoisoningHit[];
-    }
+  /**
+   * A tool call's state, everything its card shows (see `ToolCallEvent`); `callId` is the
+   * pipeline's own id, `modelCallId` the id the model gave (models may repeat one).
+   */
+  | ({ readonly type: 'tool_call'; readonly modelCallId: string } & ToolCallEvent)
   | { readonly type: 'usage'; readonly inputTokens?: number; readonly outputTokens?: number }
   | { readonly type: 'error'; readonly message: string; readonly kind: ModelProviderErrorKind | 'step_limit' }
   | { readonly type: 'end'; readonly reason: 'done' | 'step_limit' | 'stopped' | 'error' };

@@ -35,6 +35,9 @@ export class McpServerManager extends Disposable {
   readonly onDidChangeServers: Event<void> = this._onDidChangeServers.event;
   private readonly _onDidLog = this._register(new Emitter<McpLogEntry>());
   readonly onDidLog: Event<McpLogEntry> = this._onDidLog.event;
+  private readonly _onDidUpdateResource = this._register(new Emitter<{ readonly server: string; readonly uri: string }>());
+  /** A server said a subscribed resource changed (its own URI). */
+  readonly onDidUpdateResource: Event<{ readonly server: string; readonly uri: string }> = this._onDidUpdateResource.event;
 
   private readonly _connections = new Map<string, { connection: McpConnection; fingerprint: string; listeners: IDisposable[] }>();
   private _order: string[] = [];
@@ -153,6 +156,7 @@ export class McpServerManager extends Disposable {
     const listeners = [
       connection.onDidChange((s) => this._onDidChangeServer.fire(s)),
       connection.onDidLog((e) => this._onDidLog.fire(e)),
+      connection.onDidUpdateResource((uri) => this._onDidUpdateResource.fire({ server: def.name, uri })),
     ];
     this._connections.set(def.name, { connection, fingerprint, listeners });
     return connection;

@@ -20,9 +20,15 @@ export interface AuditClient {
 
 /** The start of an MCP call, written before the request goes out. */
 export interface AuditStart {
+  /** The configured server name (unsanitized). */
   readonly server?: string;
   /** The name (or, for `resources/read`, the URI) asked for. */
   readonly tool: string;
+  /** The tool's own name on its server, and the pin of the definition the decision was about. */
+  readonly originalName?: string;
+  readonly pin?: string;
+  /** How long the call waited for a person's answer before it went out (absent when nobody was asked). */
+  readonly waitedMs?: number;
   readonly arguments: unknown;
   readonly decider: PermissionDecider;
   /** The MCP method, when it is not `tools/call`. */
@@ -47,9 +53,9 @@ export interface IAuditSink {
 /** One JSON line of the audit file. */
 export type AuditLine = AuditLineCaller &
   (
-    | { readonly id: string; readonly event: 'start'; readonly time: string; readonly server?: string; readonly tool: string; readonly arguments: unknown; readonly decider: PermissionDecider }
+    | ({ readonly id: string; readonly event: 'start'; readonly time: string } & AuditStart)
     | { readonly id: string; readonly event: 'end'; readonly time: string; readonly server?: string; readonly tool: string; readonly durationMs: number; readonly outcome: AuditOutcome; readonly outputChars: number; readonly error?: string }
-    | { readonly id: string; readonly event: 'denied'; readonly time: string; readonly server?: string; readonly tool: string; readonly arguments: unknown; readonly decider: PermissionDecider; readonly reason?: string }
+    | ({ readonly id: string; readonly event: 'denied'; readonly time: string; readonly reason?: string } & AuditStart)
   );
 
 /** Fields every line of a call that came in through `serve` carries. */
@@ -83,17 +89,7 @@ export class AuditLog implements IAuditSink {
     const id = randomUUID();
     const now = this._now();
     this._open.set(id, { server: entry.server, tool: entry.tool, method: entry.method, client: entry.client, startedAt: now });
-    this._append({
-      id,
-      event: 'start',
-      time: new Date(now).toISOString(),
-      server: entry.server,
-      tool: entry.tool,
-      arguments: redactSecrets(entry.arguments),
-      decider: entry.decider,
-      method: entry.method,
-      client: entry.client,
-    });
+    this._append({ id, event: 'start', time: new Date(now).toISOString(), ...entry, arguments: redactSecrets(entry.arguments) });
     return id;
   }
 
@@ -118,18 +114,7 @@ export class AuditLog implements IAuditSink {
   }
 
   denied(entry: Omit<AuditStart, 'decider'> & { readonly decider: PermissionDecider; readonly reason?: string }): void {
-    this._append({
-      id: randomUUID(),
-      event: 'denied',
-      time: new Date(this._now()).toISOString(),
-      server: entry.server,
-      tool: entry.tool,
-      arguments: redactSecrets(entry.arguments),
-      decider: entry.decider,
-      reason: entry.reason,
-      method: entry.method,
-      client: entry.client,
-    });
+    this._append({ id: randomUUID(), event: 'denied', time: new Date(this._now()).toISOString(), ...entry, arguments: redactSecrets(entry.arguments) });
   }
 
   /** Resolves when every line so far is on disk (or failed). */

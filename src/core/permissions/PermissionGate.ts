@@ -1,25 +1,8 @@
+import { pinTool } from '../tools/toolPin';
+import type { HarnessTool } from '../tools/types';
 import { alwaysAsks, approvalKey, evaluatePermission, type PermissionRules, type RememberedApproval } from './evaluatePermission';
 import { scanTool } from './scanPoisoning';
-import { pinTool } from './toolPin';
-import type { IApprovalStore, IPermissionPrompter, PermissionAnswer, PermissionDecision, PermissionTool, PoisoningHit } from './types';
-
-/** One call to decide on. */
-export interface PermissionCheck {
-  readonly callId: string;
-  readonly tool: PermissionTool;
-  readonly arguments: unknown;
-}
-
-export interface PermissionCheckOptions {
-  readonly signal: AbortSignal;
-  /** Called just before a person is asked (the card appears), not when a rule or memory decides. */
-  onAsk?(request: { readonly changedSinceApproval?: string; readonly warnings: readonly PoisoningHit[] }): void;
-}
-
-/** What the agent loop needs of a gate. */
-export interface IToolCallGate {
-  check(call: PermissionCheck, options: PermissionCheckOptions): Promise<PermissionDecision>;
-}
+import type { DecisionOptions, DecisionRequest, ICallDecider, IApprovalStore, IPermissionPrompter, PermissionAnswer, PermissionDecision } from './types';
 
 export interface PermissionGateOptions {
   readonly prompter: IPermissionPrompter;
@@ -34,8 +17,10 @@ export interface PermissionGateOptions {
  * Remembers session, server-session and workspace choices, each bound to the tool's pin.
  * Fails closed: a prompter that throws, or a stop while the card is open, denies the call.
  */
-export class PermissionGate implements IToolCallGate {
+export class PermissionGate implements ICallDecider {
   private readonly _session = new Map<string, RememberedApproval>();
+  /** What each tool looked like when a person last allowed it (also once): a later card shows what changed. */
+  private readonly _lastAllowed = new Map<string, RememberedApproval>();
   private readonly _serverSession = new Map<string, Map<string, RememberedApproval>>();
   private _workspace: Promise<Map<string, RememberedApproval>> | undefined;
   private _memoryStore: Record<string, string> = {};
@@ -43,7 +28,7 @@ export class PermissionGate implements IToolCallGate {
   constructor(private readonly _options: PermissionGateOptions) {}
 
   /** Decides one call: allow or deny, with who decided. */
-  async check(call: PermissionCheck, options: PermissionCheckOptions): Promise<PermissionDecision> {
+  async decide(call: DecisionRequest, options: DecisionOptions): Promise<PermissionDecision> {
     const pin = pinTool(call.tool);
     const workspace = await this._loadWorkspace();
     const rules = this._options.rules?.() ?? {};
@@ -52,7 +37,7 @@ export class PermissionGate implements IToolCallGate {
       pin,
       arguments: call.arguments,
       rules,
-      remembered: { session: this._session, workspace, serverSession: this._serverSession },
+      remembered: { session: this._session, workspace, serverSession: this._serverSession, lastAllowed: this._lastAllowed },
     });
     if (result.outcome === 'deny') return result;
     if (result.outcome === 'allow') {
@@ -74,6 +59,7 @@ export class PermissionGate implements IToolCallGate {
     if (answer.choice === 'deny') {
       return { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, ...(answer.reason ? { reason: answer.reason } : {}) };
     }
+    this._lastAllowed.set(approvalKey(call.tool), { hash: pin.hash, definition: pin.definition });
     try {
       await this._remember(call.tool, answer.choice, pin);
     } catch {
@@ -86,11 +72,12 @@ export class PermissionGate implements IToolCallGate {
   async reset(): Promise<void> {
     this._session.clear();
     this._serverSession.clear();
+    this._lastAllowed.clear();
     this._workspace = Promise.resolve(new Map());
     await this._writeStore({});
   }
 
-  private async _remember(tool: PermissionTool, choice: Exclude<PermissionAnswer['choice'], 'deny'>, pin: RememberedApproval): Promise<void> {
+  private async _remember(tool: HarnessTool, choice: Exclude<PermissionAnswer['choice'], 'deny'>, pin: RememberedApproval): Promise<void> {
     if (choice === 'once' || alwaysAsks(tool)) return;
     const key = approvalKey(tool);
     const approval: RememberedApproval = { hash: pin.hash, definition: pin.definition };

@@ -1,8 +1,9 @@
-import { findMatchingPattern } from './matchToolPattern';
-import { diffDefinitions, type ToolPin } from './toolPin';
-import type { PermissionDecider, PermissionTool } from './types';
+import { diffDefinitions, type ToolPin } from '../tools/toolPin';
+import type { HarnessTool } from '../tools/types';
+import { findMatchingPattern, type PatternSubject } from './toolPattern';
+import type { PermissionDecider } from './types';
 
-/** Rules from settings: patterns over exposed names (`mcp__memory__*`). */
+/** Rules from settings: patterns bound to servers (`mcp__memory__*`; see `matchToolPattern`). */
 export interface PermissionRules {
   readonly allow?: readonly string[];
   readonly deny?: readonly string[];
@@ -23,10 +24,12 @@ export interface RememberedChoices {
   readonly workspace?: ReadonlyMap<string, RememberedApproval>;
   /** Servers the user allowed for this session, each with the tools pinned so far under that approval. */
   readonly serverSession?: ReadonlyMap<string, ReadonlyMap<string, RememberedApproval>>;
+  /** What each tool looked like when a person last allowed it, even once: never allows, only shows what changed. */
+  readonly lastAllowed?: ReadonlyMap<string, RememberedApproval>;
 }
 
 export interface PermissionInput {
-  readonly tool: PermissionTool;
+  readonly tool: HarnessTool;
   readonly pin: ToolPin;
   /** The call's arguments; rules match names only, so they do not change the decision today. */
   readonly arguments?: unknown;
@@ -41,7 +44,7 @@ export type PolicyResult =
   | { readonly outcome: 'ask'; readonly changedSinceApproval?: string };
 
 /** Key of a remembered per-tool approval: the server and the tool's own name, not the exposed name. */
-export function approvalKey(tool: Pick<PermissionTool, 'server' | 'originalName'>): string {
+export function approvalKey(tool: Pick<HarnessTool, 'server' | 'originalName'>): string {
   return JSON.stringify([tool.server ?? null, tool.originalName]);
 }
 
@@ -49,7 +52,7 @@ export function approvalKey(tool: Pick<PermissionTool, 'server' | 'originalName'
  * Built-in tools that change things (not annotated read-only, or annotated destructive) ask every
  * time unless a rule allows them; remembered choices never apply to them.
  */
-export function alwaysAsks(tool: PermissionTool): boolean {
+export function alwaysAsks(tool: HarnessTool): boolean {
   if (tool.server !== undefined) return false;
   return tool.annotations?.readOnlyHint !== true || tool.annotations.destructiveHint === true;
 }
@@ -60,11 +63,12 @@ export function alwaysAsks(tool: PermissionTool): boolean {
  */
 export function evaluatePermission(input: PermissionInput): PolicyResult {
   const { tool, pin, rules, remembered } = input;
-  const denied = findMatchingPattern(rules.deny, tool.name);
+  const subject = patternSubject(tool);
+  const denied = findMatchingPattern(rules.deny, subject);
   if (denied !== undefined) {
     return { outcome: 'deny', decider: { by: 'rule', rule: denied }, reason: `denied by the rule "${denied}"` };
   }
-  const allowed = findMatchingPattern(rules.allow, tool.name);
+  const allowed = findMatchingPattern(rules.allow, subject);
   if (allowed !== undefined) return { outcome: 'allow', decider: { by: 'rule', rule: allowed } };
   if (alwaysAsks(tool)) return { outcome: 'ask' };
 
@@ -86,5 +90,12 @@ export function evaluatePermission(input: PermissionInput): PolicyResult {
   if (rules.autoAllowReadOnly === true && tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true) {
     return { outcome: 'allow', decider: { by: 'read_only_setting' } };
   }
+  const last = remembered.lastAllowed?.get(key);
+  changed ??= last !== undefined && last.hash !== pin.hash ? last : undefined;
   return changed === undefined ? { outcome: 'ask' } : { outcome: 'ask', changedSinceApproval: diffDefinitions(changed.definition, pin.definition) };
+}
+
+/** What rules match a tool by: its server and its own name, never the exposed name. */
+export function patternSubject(tool: Pick<HarnessTool, 'server' | 'originalName'>): PatternSubject {
+  return tool.server === undefined ? { name: tool.originalName } : { server: tool.server, name: tool.originalName };
 }

@@ -1,4 +1,5 @@
-import type { PermissionTool, PoisoningHit } from './types';
+import type { HarnessTool } from '../tools/types';
+import type { PoisoningHit } from './types';
 
 // Zero-width and invisible formatting characters, bidirectional controls, Unicode tag characters.
 const HIDDEN = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/u;
@@ -44,7 +45,7 @@ export function scanText(text: string, where: PoisoningHit['where']): PoisoningH
 }
 
 /** Scans a tool's title, description and every key and string of its input schema. */
-export function scanTool(tool: Pick<PermissionTool, 'title' | 'description' | 'inputSchema'>): PoisoningHit[] {
+export function scanTool(tool: Pick<HarnessTool, 'title' | 'description' | 'inputSchema'>): PoisoningHit[] {
   const hits = [...(tool.title ? scanText(tool.title, 'title') : []), ...scanText(tool.description, 'description')];
   const strings: string[] = [];
   collectStrings(tool.inputSchema, strings);

@@ -1,25 +1,9 @@
 /**
  * The permission gate's contracts. The policy is a pure function of (tool, its pin hash, rules,
- * remembered choices); only `ask` reaches a person, through an injected prompter.
+ * remembered choices); only `ask` reaches a person, through an injected prompter. A tool is the
+ * registry's `HarnessTool`: the gate decides about exactly what the call will go to.
  */
-
-/** What the gate knows of a tool when deciding. */
-export interface PermissionTool {
-  /** Exposed name, e.g. `mcp__memory__create_entities` (what rules match). */
-  readonly name: string;
-  /** The MCP server, absent for built-in tools. */
-  readonly server?: string;
-  readonly originalName: string;
-  readonly title?: string;
-  readonly description: string;
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-  readonly annotations?: {
-    readonly readOnlyHint?: boolean;
-    readonly destructiveHint?: boolean;
-    readonly idempotentHint?: boolean;
-    readonly openWorldHint?: boolean;
-  };
-}
+import type { HarnessTool } from '../tools/types';
 
 /** A suspicious span found in a tool's description, schema or result. */
 export interface PoisoningHit {
@@ -40,8 +24,9 @@ export interface PermissionAnswer {
 
 /** What the card shows. */
 export interface PermissionRequest {
+  /** The pipeline's own id for this call (unique even when a model repeats its call ids). */
   readonly callId: string;
-  readonly tool: PermissionTool;
+  readonly tool: HarnessTool;
   readonly arguments: unknown;
   /** A readable diff of the definition when a remembered approval no longer applies because the tool changed. */
   readonly changedSinceApproval?: string;
@@ -64,8 +49,32 @@ export type PermissionDecider =
   | { readonly by: 'rule'; readonly rule: string }
   | { readonly by: 'remembered'; readonly scope: 'session' | 'workspace' | 'server_session' }
   | { readonly by: 'user'; readonly choice: PermissionChoice }
-  | { readonly by: 'read_only_setting' };
+  | { readonly by: 'read_only_setting' }
+  /** The call was made by whoever asked for it directly (the CLI's `call`, a library host). */
+  | { readonly by: 'caller' };
 
 export type PermissionDecision =
   | { readonly outcome: 'allow'; readonly decider: PermissionDecider }
   | { readonly outcome: 'deny'; readonly decider: PermissionDecider; readonly reason?: string };
+
+/** One call to decide on: the tool as resolved at this moment, and the validated arguments. */
+export interface DecisionRequest {
+  /** The pipeline's own id for this call. */
+  readonly callId: string;
+  readonly tool: HarnessTool;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+export interface DecisionOptions {
+  readonly signal: AbortSignal;
+  /** Called just before a person is asked (the card appears), not when a rule or memory decides. */
+  onAsk?(request: PermissionRequest): void;
+}
+
+/**
+ * Decides whether a call may go out: the chat's permission gate, serve's exposure policy, or the
+ * caller itself (the CLI). Never throws for a refusal: that is a `deny` decision.
+ */
+export interface ICallDecider {
+  decide(call: DecisionRequest, options: DecisionOptions): Promise<PermissionDecision>;
+}

@@ -9,22 +9,21 @@ import {
   type ServerCapabilities,
   type ServerContext,
   type ServerNotifier,
-  type Tool,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle';
-import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpHarness } from '../McpHarness';
-import { McpCallError } from '../mcp/McpCallError';
-import type { McpConnection } from '../mcp/McpConnection';
-import type { McpCallOptions } from '../mcp/McpSession';
-import type { AuditClient, AuditMethod, IAuditSink } from '../permissions/AuditLog';
-import type { PermissionDecider } from '../permissions/types';
-import type { ExposedTool } from '../tools/types';
+import { ServerRequestError, type ServerRequestOptions } from '../calls/ServerRequests';
+import type { McpHarness } from '../McpHarness';
+import type { AuditClient, IAuditSink } from '../permissions/AuditLog';
 import { HARNESS_VERSION } from '../version';
 import { gatewayUri, ServeCatalog } from './ServeCatalog';
 import { ServeExposure } from './ServeExposure';
+import { EXPOSURE_POLICY, INSTRUCTIONS, toMcpTool, unknownItem, type ServeConnectionInfo } from './serveMessages';
 import { ServeSubscriptions, type IResourceSubscriber } from './ServeSubscriptions';
 import { errorMessage } from '../base/errors';
+
+export type { ServeConnectionInfo } from './serveMessages';
+export { clientFromRequestMeta, listenedResources } from './serveMessages';
 
 /** Options of {@link HarnessMcpServer}. */
 export interface HarnessMcpServerOptions {
@@ -40,22 +39,12 @@ export interface HarnessMcpServerOptions {
   log?(message: string): void;
 }
 
-/** What the listener knows of a client before any MCP message: how it is connected. */
-export type ServeConnectionInfo = Pick<AuditClient, 'transport' | 'remoteAddress' | 'sessionId'>;
-
 /** One connected 2025-era client: its SDK server, and a way to cancel its calls by request id. */
 export interface HarnessServeSession extends IDisposable {
   readonly server: Server;
   /** Cancels calls of this session whose JSON-RPC ids are given (their HTTP request went away). */
   cancelRequests(ids: readonly (string | number)[]): void;
 }
-
-const INSTRUCTIONS =
-  'MCP Harness: tools to read, search (and, when allowed, change) the files of this workspace, and with the gateway ' +
-  'the tools of every MCP server configured for it, named mcp__<server>__<tool>.';
-
-/** The exposure rules (`--expose`, `--deny`, the serve section) decided what a client may call. */
-const EXPOSURE: PermissionDecider = { by: 'rule', rule: 'serve exposure' };
 
 /**
  * MCP Harness as an MCP server: offers the harness's tools (and with the gateway its servers'
@@ -71,15 +60,16 @@ export class HarnessMcpServer implements IDisposable {
   /** Serving entries whose 2026-07-28 clients hear of changes through `subscriptions/listen`. */
   private readonly _notifiers = new Set<ServerNotifier>();
   private readonly _subscriptions: ServeSubscriptions;
+  private readonly _exposure: ServeExposure;
 
   constructor(
     private readonly _harness: McpHarness,
     private readonly _options: HarnessMcpServerOptions = {},
   ) {
-    const exposure = new ServeExposure({ expose: _options.expose ?? [], deny: _options.deny ?? [], gateway: _options.gateway ?? false });
-    this.catalog = this._store.add(new ServeCatalog(_harness, exposure));
+    this._exposure = new ServeExposure({ expose: _options.expose ?? [], deny: _options.deny ?? [], gateway: _options.gateway ?? false });
+    this.catalog = this._store.add(new ServeCatalog(_harness, this._exposure));
     this._store.add(this.catalog.onDidChange((kind) => this._notifyAll(kind)));
-    this._subscriptions = this._store.add(new ServeSubscriptions((m) => _options.log?.(m)));
+    this._subscriptions = this._store.add(new ServeSubscriptions(_harness));
   }
 
   /** Live sessions (2025-era, or a stdio connection). */
@@ -223,19 +213,21 @@ export class HarnessMcpServer implements IDisposable {
     signal: AbortSignal,
     onProgress: (p: { progress: number; total?: number; message?: string }) => void,
   ): Promise<CallToolResult> {
-    const args = params.arguments ?? {};
-    const resolved = this.catalog.resolveTool(params.name);
-    const audit = this._options.audit;
-    if (!resolved) {
-      audit?.denied({ client, method: 'tools/call', tool: params.name, arguments: args, decider: EXPOSURE, reason: 'not offered' });
-      // Unknown and denied look the same to the client: a denied tool does not exist for it.
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${params.name}"`);
-    }
-    const server = resolved.kind === 'mcp' ? resolved.server : undefined;
-    const id = audit?.start({ client, method: 'tools/call', tool: params.name, server, arguments: args, decider: EXPOSURE });
-    const result = await this._harness.callTool(params.name, args, { signal, onProgress });
-    const outcome = signal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
-    if (id !== undefined) audit?.end(id, { outcome, outputChars: result.text.length, ...(result.isError ? { error: result.text.slice(0, 500) } : {}) });
+    const result = await this._harness.call(
+      { name: params.name, arguments: params.arguments ?? {} },
+      {
+        decider: EXPOSURE_POLICY,
+        available: (tool) => this.catalog.offersTool(tool),
+        ...(this._options.audit ? { audit: this._options.audit } : {}),
+        client,
+        signal,
+        onEvent: (e) => {
+          if (e.state === 'running' && e.progress) onProgress(e.progress);
+        },
+      },
+    );
+    // Unknown and denied look the same to the client: a denied tool does not exist for it.
+    if (result.errorKind === 'unknown_tool') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${params.name}"`);
     return {
       content: [...result.content] as CallToolResult['content'],
       ...(result.structuredContent ? { structuredContent: { ...result.structuredContent } } : {}),
@@ -245,62 +237,43 @@ export class HarnessMcpServer implements IDisposable {
 
   private async _readResource(uri: string, client: AuditClient, signal: AbortSignal) {
     const target = this.catalog.resolveResource(uri);
-    return this._relay(client, 'resources/read', uri, target?.server, { uri }, signal, async (connection) => {
-      const result = await connection.request({ method: 'resources/read', params: { uri: target!.uri } }, this._callOptions(connection, signal));
-      return { ...result, contents: result.contents.map((c) => ({ ...c, uri: gatewayUri(target!.server, c.uri) })) };
-    });
+    if (!target) throw unknownItem('resource', uri);
+    const result = await this._relay(() => this._harness.readResource(target.server, target.uri, this._requestOptions(client, signal, uri)));
+    return { ...result, contents: result.contents.map((c) => ({ ...c, uri: gatewayUri(target.server, c.uri) })) };
   }
 
   /** Relays a 2025-era client's (un)subscription to the server that owns the resource. */
   private async _subscribe(subscriber: IResourceSubscriber, method: 'resources/subscribe' | 'resources/unsubscribe', uri: string, client: AuditClient, signal: AbortSignal) {
     const target = this.catalog.resolveResource(uri);
-    return this._relay(client, method, uri, target?.server, { uri }, signal, async (connection) => {
-      const options = this._callOptions(connection, signal);
-      if (method === 'resources/subscribe') await this._subscriptions.subscribe(subscriber, connection, target!.uri, options);
-      else await this._subscriptions.unsubscribe(subscriber, connection, target!.uri, options);
-      return {};
-    });
+    if (!target) throw unknownItem('resource', uri);
+    const options = this._requestOptions(client, signal, uri);
+    await this._relay(() =>
+      method === 'resources/subscribe'
+        ? this._subscriptions.subscribe(subscriber, target.server, target.uri, options)
+        : this._subscriptions.unsubscribe(subscriber, target.server, target.uri, options),
+    );
+    return {};
   }
 
   private async _getPrompt(name: string, args: Record<string, string>, client: AuditClient, signal: AbortSignal) {
     const target = this.catalog.resolvePrompt(name);
-    return this._relay(client, 'prompts/get', name, target?.server, args, signal, (connection) =>
-      connection.request({ method: 'prompts/get', params: { name: target!.prompt, arguments: args } }, this._callOptions(connection, signal)),
-    );
+    if (!target) throw unknownItem('prompt', name);
+    return this._relay(() => this._harness.getPrompt(target.server, target.prompt, args, this._requestOptions(client, signal, name)));
   }
 
-  /** Audits and forwards a resource or prompt request to its server, mapping failures to MCP errors. */
-  private async _relay<T>(
-    client: AuditClient,
-    method: AuditMethod,
-    name: string,
-    server: string | undefined,
-    args: unknown,
-    signal: AbortSignal,
-    run: (connection: McpConnection) => Promise<T>,
-  ): Promise<T> {
-    const audit = this._options.audit;
-    const connection = server !== undefined ? this._harness.manager.get(server) : undefined;
-    if (!connection) {
-      audit?.denied({ client, method, tool: name, arguments: args, decider: EXPOSURE, reason: 'not offered' });
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${method === 'prompts/get' ? 'unknown prompt' : 'unknown resource'} "${name}"`);
-    }
-    const id = audit?.start({ client, method, tool: name, server, arguments: args, decider: EXPOSURE });
+  /** `asked` is what the client asked for (a gateway URI, an exposed prompt name): what the audit log records. */
+  private _requestOptions(client: AuditClient, signal: AbortSignal, asked: string): ServerRequestOptions {
+    return { policy: this._exposure, ...(this._options.audit ? { audit: this._options.audit } : {}), client, signal, auditAs: asked };
+  }
+
+  /** A relayed request's failure as the MCP error the client gets. */
+  private async _relay<T>(run: () => Promise<T>): Promise<T> {
     try {
-      const result = await run(connection);
-      if (id !== undefined) audit?.end(id, { outcome: 'ok', outputChars: JSON.stringify(result).length });
-      return result;
+      return await run();
     } catch (err) {
-      const message = errorMessage(err);
-      if (id !== undefined) audit?.end(id, { outcome: signal.aborted ? 'cancelled' : 'error', outputChars: 0, error: message });
-      if (err instanceof McpCallError) throw new ProtocolError(err.code ?? ProtocolErrorCode.InternalError, `${server}: ${message}`);
+      if (err instanceof ServerRequestError) throw new ProtocolError(err.code ?? ProtocolErrorCode.InternalError, err.message);
       throw err;
     }
-  }
-
-  private _callOptions(connection: McpConnection, signal: AbortSignal): McpCallOptions {
-    const timeoutMs = connection.definition.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-    return { signal, timeoutMs, maxTotalTimeoutMs: Math.max(timeoutMs, DEFAULT_MAX_TOTAL_TIMEOUT_MS) };
   }
 
   private _notifyAll(kind: 'tools' | 'resources' | 'prompts'): void {
@@ -322,37 +295,4 @@ interface LiveServer {
   readonly server: Server;
   readonly inFlight: Map<string | number, AbortController>;
   readonly subscriber: IResourceSubscriber;
-}
-
-function toMcpTool(tool: ExposedTool): Tool {
-  return {
-    name: tool.name,
-    ...(tool.title !== undefined ? { title: tool.title } : {}),
-    description: tool.description,
-    inputSchema: tool.inputSchema as Tool['inputSchema'],
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
-  };
-}
-
-/** The client a 2026-07-28 request names in its `_meta` (for requests the SDK answers itself, such as `subscriptions/listen`). */
-export function clientFromRequestMeta(params: unknown, connection: ServeConnectionInfo): AuditClient {
-  const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-  const info = meta?.[CLIENT_INFO_META_KEY] as Implementation | undefined;
-  const protocolVersion = meta?.[PROTOCOL_VERSION_META_KEY];
-  return {
-    ...connection,
-    ...(info ? { name: info.name, version: info.version } : {}),
-    ...(typeof protocolVersion === 'string' ? { protocolVersion } : {}),
-  };
-}
-
-/** The `resourceSubscriptions` of a `subscriptions/listen` request, if it is one. */
-export function listenedResources(message: unknown): { id: string | number; uris: string[] } | undefined {
-  const m = message as { method?: unknown; id?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
-  if (m?.method !== 'subscriptions/listen' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return undefined;
-  const uris = m.params?.notifications?.resourceSubscriptions;
-  if (!Array.isArray(uris)) return undefined;
-  const strings = uris.filter((u): u is string => typeof u === 'string');
-  return strings.length > 0 ? { id: m.id, uris: strings } : undefined;
 }

@@ -3,8 +3,7 @@ import { Emitter, type Event } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import type { McpHarness } from '../McpHarness';
 import { mcpToolCandidateName, sanitizeToolNamePart } from '../tools/McpToolNaming';
-import type { ResolvedTool } from '../tools/ToolRegistry';
-import type { ExposedTool } from '../tools/types';
+import type { HarnessTool } from '../tools/types';
 import type { ServeExposure } from './ServeExposure';
 
 /** A resource template as listed (the package's `ResourceTemplate` export is a registration helper). */
@@ -37,7 +36,7 @@ export class ServeCatalog extends Disposable {
   private readonly _onDidChange = this._register(new Emitter<CatalogListKind>());
   readonly onDidChange: Event<CatalogListKind> = this._onDidChange.event;
 
-  private _tools: readonly ExposedTool[] = [];
+  private _tools: readonly HarnessTool[] = [];
   private _resources = new Map<string, GatewayResource>();
   private _prompts = new Map<string, GatewayPrompt>();
   private _templates: ResourceTemplate[] = [];
@@ -52,7 +51,7 @@ export class ServeCatalog extends Disposable {
     this._register(_harness.onDidChange(() => this._refresh(true)));
   }
 
-  tools(): readonly ExposedTool[] {
+  tools(): readonly HarnessTool[] {
     return this._tools;
   }
 
@@ -69,53 +68,49 @@ export class ServeCatalog extends Disposable {
     return [...this._prompts.values()];
   }
 
-  /** The tool behind an offered name; undefined when it is not offered (unknown or denied). */
-  resolveTool(name: string): ResolvedTool | undefined {
-    const resolved = this._harness.registry.resolve(name);
-    return resolved && this._allowsTool(resolved.exposed) ? resolved : undefined;
+  /** Whether a tool is offered (the pipeline asks this at look-up and again before it calls). */
+  offersTool(tool: HarnessTool): boolean {
+    return this._exposure.allowsTool(tool);
   }
 
-  /** The server and original URI behind an offered resource URI (also ones a template produced). */
+  /**
+   * The server and original URI behind an offered resource URI (also ones a template produced).
+   * Whether it may be read is the exposure policy's decision, made in the pipeline.
+   */
   resolveResource(uri: string): { server: string; uri: string } | undefined {
     const listed = this._resources.get(uri);
     if (listed) return listed;
     const parsed = parseGatewayUri(uri);
-    if (!parsed || !this._harness.manager.get(parsed.server)) return undefined;
-    return this._exposure.allowsGateway(resourceName(parsed.server, parsed.uri)) ? parsed : undefined;
+    return parsed && this._harness.snapshot(parsed.server) ? parsed : undefined;
   }
 
   resolvePrompt(name: string): GatewayPrompt | undefined {
     return this._prompts.get(name);
   }
 
-  private _allowsTool(tool: ExposedTool): boolean {
-    return tool.source.kind === 'builtin'
-      ? this._exposure.allowsBuiltin(tool.name, tool.annotations?.readOnlyHint === true)
-      : this._exposure.allowsGateway(tool.name);
-  }
-
   private _refresh(notify: boolean): void {
-    this._tools = this._harness.registry.getTools().filter((t) => this._allowsTool(t));
+    this._tools = this._harness.tools().filter((t) => this._exposure.allowsTool(t));
     const resources = new Map<string, GatewayResource>();
     const prompts = new Map<string, GatewayPrompt>();
     const templates: ResourceTemplate[] = [];
     if (this._exposure.options.gateway) {
       for (const snapshot of this._harness.snapshots()) {
         if (snapshot.state.kind !== 'running' && snapshot.state.kind !== 'reconnecting') continue;
+        if (!this._exposure.allowsServerItem(snapshot.name, undefined)) continue;
         for (const r of snapshot.resources) {
           const name = resourceName(snapshot.name, r.name);
-          if (!this._exposure.allowsGateway(name)) continue;
+          if (!this._exposure.allowsServerItem(snapshot.name, r.name)) continue;
           const uri = gatewayUri(snapshot.name, r.uri);
           resources.set(uri, { exposed: { ...r, uri, name, title: r.title ?? r.name }, server: snapshot.name, uri: r.uri });
         }
         for (const t of snapshot.resourceTemplates) {
           const name = resourceName(snapshot.name, t.name);
-          if (this._exposure.allowsGateway(name)) templates.push({ ...t, name, title: t.title ?? t.name, uriTemplate: gatewayUriTemplate(snapshot.name, t.uriTemplate) });
+          if (this._exposure.allowsServerItem(snapshot.name, t.name)) templates.push({ ...t, name, title: t.title ?? t.name, uriTemplate: gatewayUriTemplate(snapshot.name, t.uriTemplate) });
         }
         for (const p of snapshot.prompts) {
           let name = mcpToolCandidateName({ server: snapshot.name, tool: p.name });
           for (let n = 2; prompts.has(name); n++) name = mcpToolCandidateName({ server: snapshot.name, tool: p.name }, n);
-          if (!this._exposure.allowsGateway(name)) continue;
+          if (!this._exposure.allowsServerItem(snapshot.name, p.name)) continue;
           prompts.set(name, { exposed: { ...p, name, title: p.title ?? p.name }, server: snapshot.name, prompt: p.name });
         }
       }
@@ -124,7 +119,7 @@ export class ServeCatalog extends Disposable {
     this._prompts = prompts;
     this._templates = templates;
     const next: Record<CatalogListKind, string> = {
-      tools: JSON.stringify(this._tools.map(({ source: _source, ...t }) => t)),
+      tools: JSON.stringify(this._tools.map(({ pin: _pin, ...t }) => t)),
       resources: JSON.stringify([[...resources.values()].map((r) => r.exposed), templates]),
       prompts: JSON.stringify([...prompts.values()].map((p) => p.exposed)),
     };

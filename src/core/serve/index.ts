@@ -4,7 +4,7 @@ export type { HarnessMcpServerOptions, HarnessServeSession, ServeConnectionInfo 
 export { ServeHttpListener, SERVE_HTTP_PATH } from './ServeHttpListener';
 export type { ServeHttpOptions } from './ServeHttpListener';
 export { serveStdio } from './serveStdio';
-export { ServeExposure, compilePattern } from './ServeExposure';
+export { ServeExposure, EXPOSURE_DECIDER } from './ServeExposure';
 export { ServeCatalog, gatewayUri, parseGatewayUri, GATEWAY_RESOURCE_SCHEME } from './ServeCatalog';
 export { serveLaunch, mcpServersEntry } from './serveLaunch';
 export type { ServeLaunch } from './serveLaunch';

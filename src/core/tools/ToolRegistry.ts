@@ -4,13 +4,14 @@ import { Disposable, IDisposable, toDisposable } from '../base/lifecycle';
 import { ArgumentValidator } from './ArgumentValidator';
 import { ILogger, nullLogger } from './ILogger';
 import { McpToolNameTable } from './McpToolNameTable';
-import { MAX_TOOL_NAME_LENGTH } from './McpToolNaming';
-import type { BuiltinTool, ExposedTool } from './types';
+import { MAX_TOOL_NAME_LENGTH, MCP_TOOL_NAME_PREFIX } from './McpToolNaming';
+import { pinTool } from './toolPin';
+import type { BuiltinTool, HarnessTool, ToolIdentity } from './types';
 
-/** What an exposed name stands for: a built-in tool, or an MCP tool with its original object. */
+/** What an exposed name stands for: a built-in tool, or an MCP tool with the object its server listed. */
 export type ResolvedTool =
-  | { readonly kind: 'builtin'; readonly exposed: ExposedTool; readonly tool: BuiltinTool }
-  | { readonly kind: 'mcp'; readonly exposed: ExposedTool; readonly server: string; readonly tool: Tool };
+  | { readonly kind: 'builtin'; readonly tool: HarnessTool; readonly builtin: BuiltinTool }
+  | { readonly kind: 'mcp'; readonly tool: HarnessTool; readonly listed: Tool };
 
 /** Options of {@link ToolRegistry}. */
 export interface ToolRegistryOptions {
@@ -22,17 +23,17 @@ type JsonObject = Readonly<Record<string, unknown>>;
 
 /** A server's tool as kept by the registry, after checking its shape. */
 interface McpToolEntry {
-  readonly tool: Tool;
+  readonly listed: Tool;
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonObject;
   readonly outputSchema?: JsonObject;
   readonly annotations?: Tool['annotations'];
   readonly title?: string;
-  /** JSON of everything an {@link ExposedTool} shows, to tell a real change from a re-listing. */
+  /** JSON of everything a {@link HarnessTool} shows, to tell a real change from a re-listing. */
   readonly fingerprint: string | undefined;
   /** Last exposed form, reused while the name holds. */
-  exposed?: ExposedTool;
+  exposed?: HarnessTool;
 }
 
 interface ServerEntry {
@@ -46,24 +47,24 @@ const BUILTIN_NAME = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TOOL_NAME_LENGTH}}$`);
 
 /**
  * Every tool the harness can call, under one model-safe name each: built-in tools by their own
- * names, MCP tools as `mcp__<server>__<tool>` (see {@link McpToolNameTable}). A built-in name
- * always wins a clash. Servers' tool lists are not trusted: badly shaped tools are skipped with a
+ * names, MCP tools as `mcp__<server>__<tool>` (see {@link McpToolNameTable}: a name, once given,
+ * stays with its tool). Servers' tool lists are not trusted: badly shaped tools are skipped with a
  * warning.
  */
 export class ToolRegistry extends Disposable {
   private readonly _onDidChange = this._register(new Emitter<void>());
-  /** Fires when the exposed tools changed: added, removed, renamed or described differently. */
+  /** Fires when the exposed tools changed: added, removed or described differently. */
   readonly onDidChange: Event<void> = this._onDidChange.event;
 
   private readonly _logger: ILogger;
   private readonly _validator: ArgumentValidator;
-  private readonly _builtins = new Map<string, { readonly tool: BuiltinTool; readonly exposed: ExposedTool }>();
+  private readonly _builtins = new Map<string, { readonly builtin: BuiltinTool; readonly tool: HarnessTool }>();
   /** In the order servers were first added. */
   private readonly _servers = new Map<string, ServerEntry>();
   /** Listing position of each server, when the host has one (its configuration order). */
   private _serverOrder = new Map<string, number>();
   private readonly _names = new McpToolNameTable();
-  private _list: readonly ExposedTool[] | undefined;
+  private _list: readonly HarnessTool[] | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     super();
@@ -72,29 +73,28 @@ export class ToolRegistry extends Disposable {
   }
 
   /**
-   * Adds a built-in tool until the result is disposed. An MCP tool that held the name moves to a
-   * suffixed name.
-   * @throws Error when the name is not `[A-Za-z0-9_-]{1,64}` or is already registered.
+   * Adds a built-in tool until the result is disposed.
+   * @throws Error when the name is not `[A-Za-z0-9_-]{1,64}`, starts with `mcp__` (MCP tools'
+   * namespace) or is already registered.
    */
-  registerBuiltin(tool: BuiltinTool): IDisposable {
-    if (!BUILTIN_NAME.test(tool.name)) throw new Error(`invalid built-in tool name "${tool.name}"`);
-    if (this._builtins.has(tool.name)) throw new Error(`built-in tool "${tool.name}" is already registered`);
-    const exposed: ExposedTool = {
-      name: tool.name,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      ...(tool.annotations ? { annotations: tool.annotations } : {}),
-      source: { kind: 'builtin' },
+  registerBuiltin(builtin: BuiltinTool): IDisposable {
+    if (!BUILTIN_NAME.test(builtin.name)) throw new Error(`invalid built-in tool name "${builtin.name}"`);
+    if (builtin.name.startsWith(MCP_TOOL_NAME_PREFIX)) throw new Error(`built-in tool name "${builtin.name}" is in the ${MCP_TOOL_NAME_PREFIX} namespace of MCP tools`);
+    if (this._builtins.has(builtin.name)) throw new Error(`built-in tool "${builtin.name}" is already registered`);
+    const fields = {
+      name: builtin.name,
+      description: builtin.description,
+      inputSchema: builtin.inputSchema,
+      ...(builtin.annotations ? { annotations: builtin.annotations } : {}),
+      originalName: builtin.name,
     };
-    const registration = { tool, exposed };
-    this._builtins.set(tool.name, registration);
-    this._names.addBuiltin(tool.name);
+    const registration = { builtin, tool: { ...fields, pin: pinTool(fields).hash } };
+    this._builtins.set(builtin.name, registration);
     this._changed();
     return toDisposable(() => {
       // Stryker disable next-line ConditionalExpression: a disposable runs once, and a name cannot be registered twice meanwhile
-      if (this._builtins.get(tool.name) !== registration) return;
-      this._builtins.delete(tool.name);
-      this._names.removeBuiltin(tool.name);
+      if (this._builtins.get(builtin.name) !== registration) return;
+      this._builtins.delete(builtin.name);
       this._changed();
     });
   }
@@ -109,7 +109,7 @@ export class ToolRegistry extends Disposable {
     if (previous || entries.length > 0) this._changed();
   }
 
-  /** Forgets `server` and its tools. */
+  /** Forgets the tools `server` lists (their names stay reserved for them). */
   removeServer(server: string): void {
     const previous = this._servers.get(server);
     if (!previous) return;
@@ -129,10 +129,10 @@ export class ToolRegistry extends Disposable {
     if (this._servers.size > 1) this._changed();
   }
 
-  /** Every exposed tool: built-ins first, then each server's (see {@link setServerOrder}). */
-  getTools(): readonly ExposedTool[] {
+  /** Every tool: built-ins first, then each server's (see {@link setServerOrder}). */
+  getTools(): readonly HarnessTool[] {
     if (!this._list) {
-      const list = [...this._builtins.values()].map((b) => b.exposed);
+      const list = [...this._builtins.values()].map((b) => b.tool);
       const rank = (name: string) => this._serverOrder.get(name) ?? Number.MAX_SAFE_INTEGER;
       const servers = [...this._servers].sort(([a], [b]) => rank(a) - rank(b));
       for (const [server, entry] of servers) {
@@ -143,35 +143,54 @@ export class ToolRegistry extends Disposable {
     return this._list;
   }
 
-  /** The exposed tool of that name. */
-  getTool(exposedName: string): ExposedTool | undefined {
-    return this.resolve(exposedName)?.exposed;
+  /** The tool of that exposed name. */
+  getTool(exposedName: string): HarnessTool | undefined {
+    return this.resolve(exposedName)?.tool;
   }
 
-  /** What a call to `exposedName` goes to; for MCP tools, the original tool (call it by its own name). */
+  /** What a call to `exposedName` goes to now. */
   resolve(exposedName: string): ResolvedTool | undefined {
     const builtin = this._builtins.get(exposedName);
-    if (builtin) return { kind: 'builtin', exposed: builtin.exposed, tool: builtin.tool };
+    if (builtin) return { kind: 'builtin', tool: builtin.tool, builtin: builtin.builtin };
     const ref = this._names.resolve(exposedName);
     // Stryker disable next-line OptionalChaining: the name table and the server map change together
     const entry = ref && this._servers.get(ref.server)?.byName.get(ref.tool);
     // Stryker disable next-line LogicalOperator: as above, so there is never a ref without an entry
     if (!ref || !entry) return undefined;
-    return { kind: 'mcp', exposed: this._exposedOf(ref.server, entry), server: ref.server, tool: entry.tool };
+    return { kind: 'mcp', tool: this._exposedOf(ref.server, entry), listed: entry.listed };
+  }
+
+  /**
+   * The tool with this identity, if it is offered now exactly as it was (same server, same name,
+   * same pin): what a call that was decided on may go to, and nothing else.
+   */
+  resolveIdentity(identity: ToolIdentity): ResolvedTool | undefined {
+    const resolved = this.find(identity.server, identity.originalName);
+    return resolved?.tool.pin === identity.pin ? resolved : undefined;
+  }
+
+  /** A server's tool by its own name (a built-in when `server` is undefined), whatever its pin. */
+  find(server: string | undefined, originalName: string): ResolvedTool | undefined {
+    if (server === undefined) {
+      const builtin = this._builtins.get(originalName);
+      return builtin && { kind: 'builtin', tool: builtin.tool, builtin: builtin.builtin };
+    }
+    const entry = this._servers.get(server)?.byName.get(originalName);
+    return entry && { kind: 'mcp', tool: this._exposedOf(server, entry), listed: entry.listed };
+  }
+
+  /** The server an exposed name was given to, listed now or not (to explain a call while it is down). */
+  serverOfName(exposedName: string): string | undefined {
+    return this._names.ownerOf(exposedName)?.server;
   }
 
   /**
    * Checks a call's arguments against the tool's input schema.
    * @returns `undefined` when they are acceptable, else a message for the model.
    */
-  validateArguments(exposedName: string, args: unknown): string | undefined {
-    const resolved = this.resolve(exposedName);
-    if (!resolved) return `unknown tool "${exposedName}"`;
-    const origin =
-      resolved.kind === 'builtin'
-        ? `built-in tool "${resolved.tool.name}"`
-        : `tool "${resolved.tool.name}" of server "${resolved.server}"`;
-    return this._validator.validate({ exposedName, origin }, resolved.exposed.inputSchema, args);
+  validateArguments(tool: HarnessTool, args: unknown): string | undefined {
+    const origin = tool.server === undefined ? `built-in tool "${tool.originalName}"` : `tool "${tool.originalName}" of server "${tool.server}"`;
+    return this._validator.validate({ exposedName: tool.name, origin }, tool.inputSchema, args);
   }
 
   private _changed(): void {
@@ -179,18 +198,20 @@ export class ToolRegistry extends Disposable {
     this._onDidChange.fire();
   }
 
-  private _exposedOf(server: string, entry: McpToolEntry): ExposedTool {
+  private _exposedOf(server: string, entry: McpToolEntry): HarnessTool {
     const name = this._names.nameOf(server, entry.name)!;
     if (entry.exposed?.name !== name) {
-      entry.exposed = {
+      const fields = {
         name,
         description: entry.description,
         inputSchema: entry.inputSchema,
         ...(entry.outputSchema ? { outputSchema: entry.outputSchema } : {}),
         ...(entry.annotations ? { annotations: entry.annotations } : {}),
         ...(entry.title !== undefined ? { title: entry.title } : {}),
-        source: { kind: 'mcp', server, tool: entry.name },
+        server,
+        originalName: entry.name,
       };
+      entry.exposed = { ...fields, pin: pinTool(fields).hash };
     }
     return entry.exposed;
   }
@@ -227,7 +248,7 @@ function readTool(raw: unknown): McpToolEntry | string {
   const outputSchema = isRecord(raw.outputSchema) ? raw.outputSchema : undefined;
   const annotations = isRecord(raw.annotations) ? (raw.annotations as Tool['annotations']) : undefined;
   return {
-    tool: raw as Tool,
+    listed: raw as Tool,
     name,
     description,
     inputSchema,
@@ -244,7 +265,7 @@ function readTool(raw: unknown): McpToolEntry | string {
  */
 function reuseUnchanged(entry: McpToolEntry, previous: McpToolEntry | undefined): McpToolEntry {
   if (!previous || entry.fingerprint === undefined || entry.fingerprint !== previous.fingerprint) return entry;
-  return { ...previous, tool: entry.tool };
+  return { ...previous, listed: entry.listed };
 }
 
 function sameExposure(a: readonly McpToolEntry[], b: readonly McpToolEntry[]): boolean {

@@ -3,23 +3,41 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 /** Content block of a tool result, as MCP defines it. */
 export type McpContentBlock = CallToolResult['content'][number];
 
-/** A tool as the registry exposes it to a model or a user. */
-export interface ExposedTool {
-  /** Unique, model-safe name: `[A-Za-z0-9_-]{1,64}`. */
+type JsonObject = Readonly<Record<string, unknown>>;
+
+/** MCP tool annotations: the server's own claims about a tool. */
+export type ToolAnnotations = NonNullable<Tool['annotations']>;
+
+/**
+ * A callable tool as the harness knows it: the one shape the registry, the call pipeline, the
+ * permission gate, the agent and the library all use. Its identity is (`server`, `originalName`,
+ * `pin`); `name` is only a label, the exposed name a model or client calls it by.
+ */
+export interface HarnessTool {
+  /** Exposed name: model-safe (`[A-Za-z0-9_-]{1,64}`), `mcp__<server>__<tool>` for an MCP tool. */
   readonly name: string;
+  /** The server's display title, when it gave one. */
+  readonly title?: string;
   readonly description: string;
   /** JSON Schema of the arguments (an object schema). */
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  readonly inputSchema: JsonObject;
+  readonly outputSchema?: JsonObject;
   /** MCP tool annotations (readOnlyHint, destructiveHint, ...), when the server gave them. */
-  readonly annotations?: Tool['annotations'];
-  readonly title?: string;
-  readonly source: ToolSource;
+  readonly annotations?: ToolAnnotations;
+  /** The configured name of the MCP server (unsanitized), absent for built-in tools. */
+  readonly server?: string;
+  /** The tool's name on its server (a built-in's own name). */
+  readonly originalName: string;
+  /** sha256 of the tool's definition (see `pinTool`): an approval is bound to it. */
+  readonly pin: string;
 }
 
-export type ToolSource =
-  | { readonly kind: 'builtin' }
-  | { readonly kind: 'mcp'; readonly server: string; readonly tool: string };
+/** What a decision is about: a server's tool as it was defined when the decision was made. */
+export interface ToolIdentity {
+  readonly server?: string;
+  readonly originalName: string;
+  readonly pin: string;
+}
 
 /** What every tool call resolves to, whatever the tool. */
 export interface ToolCallResult {
@@ -31,11 +49,11 @@ export interface ToolCallResult {
   readonly structuredContent?: Readonly<Record<string, unknown>>;
 }
 
-/** A tool implemented inside the harness. Built-in names win any clash with MCP tools. */
+/** A tool implemented inside the harness. Its name may not start with `mcp__` (MCP tools' namespace). */
 export interface BuiltinTool {
   readonly name: string;
   readonly description: string;
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-  readonly annotations?: Tool['annotations'];
+  readonly inputSchema: JsonObject;
+  readonly annotations?: ToolAnnotations;
   invoke(args: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<ToolCallResult>;
 }

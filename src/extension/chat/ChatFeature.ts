@@ -4,9 +4,8 @@ import * as vscode from 'vscode';
 import { Disposable, type HarnessTool, type McpHarness } from '../../core';
 import { AuditLog, PermissionGate, type IApprovalStore } from '../../core/permissions';
 import type { ChatActionId } from '../../shared/chatProtocol';
-import { ChatHistoryStore } from './ChatHistoryStore';
+import { ChatHistoryStore, ChatSession } from '../../core/chat';
 import { ChatModels, type ApiProviderId } from './ChatModels';
-import { ChatSession } from './ChatSession';
 import { CHAT_VIEW_ID, ChatViewProvider } from './ChatViewProvider';
 
 const APPROVALS_KEY = 'mcpHarness.toolApprovals';
@@ -35,10 +34,10 @@ export class ChatFeature extends Disposable {
       get: async () => context.workspaceState.get<Record<string, string>>(APPROVALS_KEY, {}),
       set: async (entries) => context.workspaceState.update(APPROVALS_KEY, entries),
     };
-    // The session shows the cards; it needs the gate, so the gate asks it through this late binding.
+    // The session answers the cards; it needs the gate, so the gate asks it through this late binding.
     let session: ChatSession | undefined;
     this.gate = new PermissionGate({
-      prompter: { ask: (request, signal) => (session ? session.ask(request, signal) : Promise.resolve({ choice: 'deny', reason: 'the chat is closed' })) },
+      prompter: { ask: (request, signal) => (session ? session.prompter.ask(request, signal) : Promise.resolve({ choice: 'deny', reason: 'the chat is closed' })) },
       store,
       rules: () => {
         const s = vscode.workspace.getConfiguration('mcpHarness.permissions');
@@ -46,11 +45,11 @@ export class ChatFeature extends Disposable {
       },
     });
     this._models = new ChatModels(context.secrets, context.globalState);
-    this._view = new ChatViewProvider(context.extensionUri, { initMessage: () => ({ type: 'init', state: this.session.state() }), handle: (m) => this.session.handle(m) }, _log);
+    this._view = new ChatViewProvider(context.extensionUri, { initMessage: () => ({ type: 'init', state: this.session.state() }), requests: () => this.session.requests }, _log);
     this.session = session = new ChatSession({
       enabledTools,
       servers: () => harness.servers(),
-      callTool: (name, args, options) => harness.callTool(name, args, options),
+      call: (request, options) => harness.call(request, options),
       gate: this.gate,
       audit: this.audit,
       history: new ChatHistoryStore(context.workspaceState),

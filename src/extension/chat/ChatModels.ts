@@ -8,22 +8,16 @@ import {
   hostOf,
   isLoopbackUrl,
   resolveApiKey,
-  type IModelProvider,
 } from '../../core/agent';
 import { Disposable } from '../../core/base/lifecycle';
-import type { ChatModelChoice } from '../../shared/chatProtocol';
+import type { ChatModelEntry } from '../../core/chat';
+export type { ChatModelEntry } from '../../core/chat';
 import { VscodeLmProvider, type ILanguageModels } from './VscodeLmProvider';
 
 export type ApiProviderId = 'openai' | 'anthropic';
 export type ChatProviderSetting = 'auto' | 'vscode' | ApiProviderId;
 
 /** A model the picker offers, with the provider that serves it. */
-export interface ChatModelEntry {
-  readonly choice: ChatModelChoice;
-  readonly provider: IModelProvider;
-  readonly model: string;
-  readonly contextWindow?: number;
-}
 
 /** Secret storage keys of the API keys (never settings, never logs, never the webview). */
 export const API_KEY_SECRET: Record<ApiProviderId, string> = {

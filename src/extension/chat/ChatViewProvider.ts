@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { HostMessage, WebviewMessage } from '../../shared/chatProtocol';
+import type { HostMessage, WebviewRequestHandlers, WebviewRequestMessage } from '../../shared/chatProtocol';
 import { parseWebviewMessage } from '../../shared/parseChatMessage';
 import { errorMessage } from '../../core/base/errors';
+import { ChatRequestError } from '../../core/chat';
 
 export const CHAT_VIEW_ID = 'mcpHarness.chat';
 
@@ -10,8 +11,8 @@ export const CHAT_VIEW_ID = 'mcpHarness.chat';
 export interface IChatViewHost {
   /** The full state for a (re)opened panel. */
   initMessage(): HostMessage;
-  /** Handles one validated request; resolves with an error text to report back, or nothing. */
-  handle(message: Exclude<WebviewMessage, { type: 'ready' }>): Promise<string | undefined>;
+  /** The handlers of the panel's requests; a handler's thrown error goes back as the answer's error. */
+  requests(): WebviewRequestHandlers;
 }
 
 /**
@@ -79,10 +80,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this._log.info(`chat: panel ready ${Math.round(performance.now() - this._resolvedAt)} ms after it was opened`);
       return;
     }
-    void this._host.handle(message).then(
-      (error) => this.post({ type: 'response', seq: message.seq, ok: error === undefined, ...(error !== undefined ? { error } : {}) }),
-      (err) => {
-        this._log.error(`chat: ${message.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    void dispatch(this._host.requests(), message).then(
+      (value) => this.post({ type: 'response', seq: message.seq, ok: true, value }),
+      (err: unknown) => {
+        if (!(err instanceof ChatRequestError)) this._log.error(`chat: ${message.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         this.post({ type: 'response', seq: message.seq, ok: false, error: errorMessage(err) });
       },
     );
@@ -91,6 +92,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private _disposeView(): void {
     for (const d of this._viewDisposables.splice(0)) d.dispose();
   }
+}
+
+/** Runs one request by its handler: each request type is answered by the handler of that type. */
+function dispatch(handlers: WebviewRequestHandlers, message: WebviewRequestMessage): Promise<unknown> {
+  const { type, seq: _seq, ...params } = message;
+  return (handlers[type] as (p: typeof params) => Promise<unknown>)(params);
 }
 
 /** The page: one script from the bundle, nothing inline, a policy that allows only that. */

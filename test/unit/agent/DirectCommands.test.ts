@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { HarnessTool } from '../../../src/core/HarnessTypes';
 import { DIRECT_COMMANDS_HELP, DirectCommands, parseDirectCommand } from '../../../src/core/agent/DirectCommands';
-import { ToolCallRunner } from '../../../src/core/agent/ToolCallRunner';
+import { ModelToolCalls } from '../../../src/core/agent/ModelToolCalls';
+import { PipelineFixture } from '../../support/pipeline';
 import type { AgentEvent } from '../../../src/core/agent/types';
 import { PermissionGate } from '../../../src/core/permissions/PermissionGate';
 import type { PermissionAnswer } from '../../../src/core/permissions/types';
@@ -31,25 +31,24 @@ describe('parseDirectCommand', () => {
 });
 
 describe('DirectCommands', () => {
-  const echo: HarnessTool = { name: 'mcp__fx__echo', server: 'fx', originalName: 'echo', description: 'Returns its text\nsecond line', inputSchema: { type: 'object' } };
-  const add: HarnessTool = { name: 'mcp__fx__add', server: 'fx', originalName: 'add', description: '', inputSchema: { type: 'object' } };
-  function setup(answer: PermissionAnswer, tools: HarnessTool[] = [echo, add]) {
+  const echo = { name: 'echo', description: 'Returns its text\nsecond line' };
+  const add = { name: 'add', description: '' };
+  function setup(answer: PermissionAnswer, defs = [echo, add]) {
     const calls: string[] = [];
     const prompter = new ScriptedPrompter(() => answer);
-    const runner = new ToolCallRunner({
-      gate: new PermissionGate({ prompter }),
-      callTool: async (name, args) => {
-        calls.push(name);
-        return { isError: false, text: String(args.text) };
-      },
-    });
+    const fx = new PipelineFixture(async (name, args) => {
+      calls.push(name);
+      return { isError: false, text: String(args.text) };
+    }).setTools('fx', defs);
+    const tools = () => fx.tools();
+    const runner = new ModelToolCalls({ call: fx.call, decider: new PermissionGate({ prompter }), tools });
     const commands = new DirectCommands({
-      tools: () => tools,
+      tools,
       servers: () => [
         { name: 'fx', state: 'running', tools: [{ name: 'echo', inputSchema: { type: 'object' } }] },
         { name: 'gh', state: 'error', error: 'exited with code 1', tools: [] },
       ],
-      runner,
+      calls: runner,
     });
     return { commands, calls, prompter };
   }
@@ -74,7 +73,7 @@ describe('DirectCommands', () => {
     const { commands } = setup({ choice: 'once' });
     for (let i = 0; i < 2; i++) await commands.run('/call mcp__fx__echo {"text":"x"}', { signal, onEvent: (e) => e.type === 'tool_call' && ids.push(e.callId) });
     expect(new Set(ids).size).toBe(2);
-    expect(ids[0]).toMatch(/^direct-[0-9a-f-]{36}$/);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('cuts long descriptions', async () => {
@@ -103,7 +102,7 @@ describe('DirectCommands', () => {
 
   it('explains unknown tools and bad JSON in /call', async () => {
     const { commands, calls } = setup({ choice: 'once' });
-    expect(await commands.run('/call mcp__nope__x {}', { signal })).toContain('The tool "mcp__nope__x" is not available');
+    expect(await commands.run('/call mcp__nope__x {}', { signal })).toContain('unknown tool "mcp__nope__x"');
     expect(await commands.run('/call mcp__fx__echo {text}', { signal })).toContain('The arguments for "mcp__fx__echo" are not valid JSON');
     expect(calls).toEqual([]);
   });
@@ -116,7 +115,8 @@ describe('DirectCommands', () => {
   });
 
   it('says when no server is configured', async () => {
-    const runner = new ToolCallRunner({ gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) });
-    expect(await new DirectCommands({ tools: () => [], servers: () => [], runner }).run('/mcp', { signal })).toBe('No MCP servers are configured.');
+    const fx = new PipelineFixture();
+    const calls = new ModelToolCalls({ call: fx.call, decider: { decide: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, tools: () => [] });
+    expect(await new DirectCommands({ tools: () => [], servers: () => [], calls }).run('/mcp', { signal })).toBe('No MCP servers are configured.');
   });
 });

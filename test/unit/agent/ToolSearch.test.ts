@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HarnessTool } from '../../../src/core/HarnessTypes';
+import type { HarnessTool } from '../../../src/core/tools/types';
+import type { AgentCallTool } from '../../../src/core/agent/ModelToolCalls';
 import { McpAgent } from '../../../src/core/agent/McpAgent';
 import {
   SEARCH_TOOLS_NAME,
@@ -16,6 +17,7 @@ const t = (server: string, name: string, description: string, params: string[] =
   name: `mcp__${server}__${name}`,
   server,
   originalName: name,
+  pin: `${server}/${name}`,
   description,
   ...(title ? { title } : {}),
   inputSchema: { type: 'object', properties: Object.fromEntries(params.map((p) => [p, { type: 'string' }])) },
@@ -29,6 +31,11 @@ const catalog: HarnessTool[] = [
   t('weather', 'forecast', 'Forecast for a place', ['latitude', 'longitude'], 'Weather forecast'),
   t('calendar', 'createEvent', 'Adds an entry', ['startTime']),
 ];
+/** A pipeline that answers every call with `text` (these tests are about what is offered, not how calls run). */
+const answering = (text: string): AgentCallTool => async (request, options) => {
+  options.onEvent?.({ callId: options.callId ?? 'x', toolName: request.name, arguments: {}, state: 'done', output: text });
+  return { callId: options.callId ?? 'x', state: 'done', isError: false, text, content: [{ type: 'text', text }], warnings: [] };
+};
 const filler = (n: number) => Array.from({ length: n }, (_, i) => t(`s${i % 20}`, `tool_${i}`, `Does thing number ${i}`, ['value']));
 
 describe('ToolSearchIndex', () => {
@@ -111,8 +118,8 @@ describe('tool search in the loop', () => {
     const agent = new McpAgent({
       tools: () => tools,
       provider,
-      gate: { check: async () => ({ outcome: 'allow', decider: { by: 'rule', rule: '*' } }) },
-      callTool: async () => ({ isError: false, text: 'sunny' }),
+      gate: { decide: async () => ({ outcome: 'allow', decider: { by: 'rule', rule: '*' } }) },
+      call: answering('sunny'),
     });
     const history = [
       { role: 'user' as const, content: 'earlier' },
@@ -126,25 +133,25 @@ describe('tool search in the loop', () => {
     const found = provider.requests[1]!.messages.at(-1)!;
     expect(found.content).toContain('"name":"mcp__weather__forecast"');
     expect(found.content).toContain('"latitude"');
-    const searchCard = events.find((e) => e.type === 'tool_call' && e.callId === 's1');
+    const searchCard = events.find((e) => e.type === 'tool_call' && e.modelCallId === 's1');
     expect(searchCard).toMatchObject({ state: 'done', arguments: { query: 'weather forecast', limit: 2 } });
   });
 
   it('caps a search at 25 tools', async () => {
     const provider = new ScriptedProvider([callTools(['s1', SEARCH_TOOLS_NAME, { query: 'thing', limit: 100 }], ['s2', SEARCH_TOOLS_NAME, { query: 'thing' }]), say('ok')]);
-    const agent = new McpAgent({ tools: () => tools, provider, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) });
+    const agent = new McpAgent({ tools: () => tools, provider, gate: { decide: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, call: answering('') });
     const events: AgentEvent[] = [];
     await agent.runTurn([], 'x', { signal: new AbortController().signal, onEvent: (e) => events.push(e) });
     const [capped, plain] = events.filter((e): e is Extract<AgentEvent, { type: 'tool_call' }> => e.type === 'tool_call');
     expect(JSON.parse(capped!.output!).tools).toHaveLength(25);
     expect(JSON.parse(plain!.output!).tools).toHaveLength(8);
-    expect(capped!.durationMs).toBe(0);
+    expect(capped!.runMs).toBe(0);
     expect(provider.requests[1]!.tools).toHaveLength(1 + 25);
   });
 
   it('answers a search without a query, or with no match, as the model can use', async () => {
     const provider = new ScriptedProvider([callTools(['s1', SEARCH_TOOLS_NAME, { query: 5 }], ['s2', SEARCH_TOOLS_NAME, { query: 'qqqzzz' }], ['s3', SEARCH_TOOLS_NAME, 'nope']), say('ok')]);
-    const agent = new McpAgent({ tools: () => tools, provider, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) });
+    const agent = new McpAgent({ tools: () => tools, provider, gate: { decide: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, call: answering('') });
     await agent.runTurn([], 'x', { signal: new AbortController().signal });
     const [a, b, c] = provider.requests[1]!.messages.slice(-3);
     expect(a!.content).toContain('error="true"');
@@ -157,13 +164,13 @@ describe('tool search in the loop', () => {
 
   it('sends every schema when under budget or when search is off', async () => {
     const small = new ScriptedProvider([say('a')]);
-    await new McpAgent({ tools: () => catalog, provider: small, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) }).runTurn([], 'x', { signal: new AbortController().signal });
+    await new McpAgent({ tools: () => catalog, provider: small, gate: { decide: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, call: answering('') }).runTurn([], 'x', { signal: new AbortController().signal });
     expect(small.requests[0]!.tools).toHaveLength(catalog.length);
     const off = new ScriptedProvider([say('a')]);
-    await new McpAgent({ tools: () => tools, toolSearch: false, provider: off, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) }).runTurn([], 'x', { signal: new AbortController().signal });
+    await new McpAgent({ tools: () => tools, toolSearch: false, provider: off, gate: { decide: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, call: answering('') }).runTurn([], 'x', { signal: new AbortController().signal });
     expect(off.requests[0]!.tools).toHaveLength(tools.length);
     const tight = new ScriptedProvider([say('a')]);
-    await new McpAgent({ tools: () => catalog, toolSearch: { maxTools: 3 }, provider: tight, gate: { check: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, callTool: async () => ({ isError: false, text: '' }) }).runTurn([], 'x', { signal: new AbortController().signal });
+    await new McpAgent({ tools: () => catalog, toolSearch: { maxTools: 3 }, provider: tight, gate: { decide: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, call: answering('') }).runTurn([], 'x', { signal: new AbortController().signal });
     expect(tight.requests[0]!.tools.map((x) => x.name)).toEqual([SEARCH_TOOLS_NAME]);
   });
 });

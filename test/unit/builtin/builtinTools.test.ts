@@ -46,7 +46,7 @@ describe('annotations', () => {
 
   it('makes the chat permission gate always ask for the tools that change things', () => {
     const asks = [...tools.values()]
-      .filter((t) => alwaysAsks({ name: t.name, originalName: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations }))
+      .filter((t) => alwaysAsks({ name: t.name, originalName: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations, pin: '' }))
       .map((t) => t.name);
     expect(asks).toEqual(['write_file', 'edit_file', 'run_command']);
   });

@@ -1,21 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { alwaysAsks, approvalKey, evaluatePermission, type PermissionRules, type RememberedApproval, type RememberedChoices } from '../../../src/core/permissions/evaluatePermission';
-import { pinTool } from '../../../src/core/permissions/toolPin';
-import type { PermissionTool } from '../../../src/core/permissions/types';
+import { pinTool } from '../../../src/core/tools/toolPin';
+import type { HarnessTool } from '../../../src/core/tools/types';
+import { harnessTool } from '../../support/tools';
 
-const memory: PermissionTool = { name: 'mcp__memory__create_entities', server: 'memory', originalName: 'create_entities', description: 'Creates entities', inputSchema: { type: 'object' } };
-const readOnly: PermissionTool = { ...memory, name: 'mcp__memory__read_graph', originalName: 'read_graph', annotations: { readOnlyHint: true } };
-const writeFile: PermissionTool = { name: 'write_file', originalName: 'write_file', description: 'Writes a file', inputSchema: { type: 'object' }, annotations: { destructiveHint: true } };
-const readFile: PermissionTool = { name: 'read_file', originalName: 'read_file', description: 'Reads a file', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } };
+const memory = harnessTool({ name: 'mcp__memory__create_entities', server: 'memory', originalName: 'create_entities', description: 'Creates entities', inputSchema: { type: 'object' } });
+const readOnly = harnessTool({ ...memory, name: 'mcp__memory__read_graph', originalName: 'read_graph', annotations: { readOnlyHint: true } });
+const writeFile = harnessTool({ name: 'write_file', originalName: 'write_file', description: 'Writes a file', inputSchema: { type: 'object' }, annotations: { destructiveHint: true } });
+const readFile = harnessTool({ name: 'read_file', originalName: 'read_file', description: 'Reads a file', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
 
-function decide(tool: PermissionTool, rules: PermissionRules = {}, remembered: RememberedChoices = {}) {
+function decide(tool: HarnessTool, rules: PermissionRules = {}, remembered: RememberedChoices = {}) {
   return evaluatePermission({ tool, pin: pinTool(tool), arguments: {}, rules, remembered });
 }
-function approvalOf(tool: PermissionTool): RememberedApproval {
+function approvalOf(tool: HarnessTool): RememberedApproval {
   const { hash, definition } = pinTool(tool);
   return { hash, definition };
 }
-const one = (tool: PermissionTool, approval = approvalOf(tool)) => new Map([[approvalKey(tool), approval]]);
+const one = (tool: HarnessTool, approval = approvalOf(tool)) => new Map([[approvalKey(tool), approval]]);
 
 describe('evaluatePermission', () => {
   it('asks when nothing decides', () => {
@@ -84,7 +85,7 @@ describe('evaluatePermission', () => {
     const remembered = { session: one(writeFile), workspace: one(writeFile) };
     expect(decide(writeFile, { autoAllowReadOnly: true }, remembered)).toEqual({ outcome: 'ask' });
     expect(decide(writeFile, { allow: ['write_*'] }, remembered)).toEqual({ outcome: 'allow', decider: { by: 'rule', rule: 'write_*' } });
-    const runCommand: PermissionTool = { name: 'run_command', originalName: 'run_command', description: 'Runs', inputSchema: {} };
+    const runCommand = harnessTool({ name: 'run_command', originalName: 'run_command', description: 'Runs', inputSchema: {} });
     expect(decide(runCommand, {}, { session: one(runCommand) })).toEqual({ outcome: 'ask' });
   });
 

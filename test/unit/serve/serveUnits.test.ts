@@ -7,26 +7,52 @@ import { gatewayUri, gatewayUriTemplate, parseGatewayUri } from '../../../src/co
 import { ServeExposure } from '../../../src/core/serve/ServeExposure';
 import { mcpServersEntry, serveLaunch } from '../../../src/core/serve/serveLaunch';
 import { tempDir } from '../../support/servers';
+import { harnessTool } from '../../support/tools';
+
+const builtin = (name: string, readOnly: boolean) => harnessTool({ name, originalName: name, description: '', inputSchema: {}, annotations: { readOnlyHint: readOnly } });
+const mcp = (server: string, name: string, exposed = `mcp__${server}__${name}`) => harnessTool({ name: exposed, server, originalName: name, description: '', inputSchema: {} });
 
 describe('ServeExposure', () => {
   it('offers read-only built-ins by default, adds exposed ones, and lets deny win', () => {
     const plain = new ServeExposure({ expose: [], deny: [], gateway: false });
-    expect(plain.allowsBuiltin('read_file', true)).toBe(true);
-    expect(plain.allowsBuiltin('write_file', false)).toBe(false);
-    expect(plain.allowsGateway('mcp__a__b')).toBe(false);
+    expect(plain.allowsTool(builtin('read_file', true))).toBe(true);
+    expect(plain.allowsTool(builtin('write_file', false))).toBe(false);
+    expect(plain.allowsTool(mcp('a', 'b'))).toBe(false);
     const tuned = new ServeExposure({ expose: ['write_*', 'run_command'], deny: ['*_command', 'read_file', 'mcp__secret__*'], gateway: true });
-    expect(tuned.allowsBuiltin('write_file', false)).toBe(true);
-    expect(tuned.allowsBuiltin('run_command', false)).toBe(false);
-    expect(tuned.allowsBuiltin('read_file', true)).toBe(false);
-    expect(tuned.allowsGateway('mcp__github__search')).toBe(true);
-    expect(tuned.allowsGateway('mcp__secret__x')).toBe(false);
+    expect(tuned.allowsTool(builtin('write_file', false))).toBe(true);
+    expect(tuned.allowsTool(builtin('run_command', false))).toBe(false);
+    expect(tuned.allowsTool(builtin('read_file', true))).toBe(false);
+    expect(tuned.allowsTool(mcp('github', 'search'))).toBe(true);
+    expect(tuned.allowsTool(mcp('secret', 'x'))).toBe(false);
+  });
+
+  it('binds deny patterns to servers: every alias of a denied tool is denied, and only that server\'s', () => {
+    const e = new ServeExposure({ expose: [], deny: ['mcp__p_q__read'], gateway: true });
+    // p_q's read is denied whatever name it is exposed under.
+    expect(e.allowsTool(mcp('p_q', 'read', 'mcp__p_q__read_2'))).toBe(false);
+    expect(e.allowsTool(mcp('p_q', 'read'))).toBe(false);
+    // p.q's read took the plain name first; the rule is not about it.
+    expect(e.allowsTool(mcp('p.q', 'read', 'mcp__p_q__read'))).toBe(true);
+  });
+
+  it('denies the resources and prompts of a denied server, and those denied by pattern', () => {
+    const e = new ServeExposure({ expose: [], deny: ['mcp__secret', 'mcp__docs__private_*'], gateway: true });
+    expect(e.allowsServerItem('secret', 'readme')).toBe(false);
+    expect(e.allowsServerItem('secret', undefined)).toBe(false);
+    expect(e.decide({ kind: 'resource', server: 'secret', uri: 'file:///x' })).toMatchObject({ outcome: 'deny', reason: 'not offered' });
+    expect(e.allowsServerItem('docs', 'private_notes')).toBe(false);
+    expect(e.allowsServerItem('docs', 'public')).toBe(true);
+    // A URI a template made has no listed name: only the server-wide rules apply.
+    expect(e.decide({ kind: 'resource', server: 'docs', uri: 'docs://x' })).toMatchObject({ outcome: 'allow' });
+    expect(e.decide({ kind: 'prompt', server: 'docs', name: 'private_p' })).toMatchObject({ outcome: 'deny' });
+    expect(new ServeExposure({ expose: [], deny: [], gateway: false }).allowsServerItem('docs', 'public')).toBe(false);
   });
 
   it('matches whole names, with * and ? as the only wildcards', () => {
     const e = new ServeExposure({ expose: [], deny: ['mcp__a.b__?'], gateway: true });
-    expect(e.isDenied('mcp__a.b__x')).toBe(true);
-    expect(e.isDenied('mcp__aXb__x')).toBe(false);
-    expect(e.isDenied('mcp__a.b__xy')).toBe(false);
+    expect(e.allowsTool(mcp('a.b', 'x'))).toBe(false);
+    expect(e.allowsTool(mcp('aXb', 'x'))).toBe(true);
+    expect(e.allowsTool(mcp('a.b', 'xy'))).toBe(true);
   });
 });
 

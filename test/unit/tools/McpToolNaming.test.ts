@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareToolRefs,
-  computeMcpToolNames,
   MAX_TOOL_NAME_LENGTH,
   mcpToolCandidateName,
   McpToolRef,
   sanitizeToolNamePart,
 } from '../../../src/core/tools/McpToolNaming';
-import { McpToolNameTable } from '../../../src/core/tools/McpToolNameTable';
+import { MAX_RESERVED_PER_SERVER, McpToolNameTable } from '../../../src/core/tools/McpToolNameTable';
 
 const VALID_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -18,24 +17,6 @@ function ref(server: string, tool: string): McpToolRef {
 /** The table as sorted [name, server, tool] rows, for order-independent comparison. */
 function rows(table: Iterable<[string, McpToolRef]>): string[][] {
   return [...table].map(([name, r]) => [name, r.server, r.tool]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
-}
-
-/** A small deterministic PRNG so that failures reproduce. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-function shuffle<T>(items: T[], next: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j], copy[i]];
-  }
-  return copy;
 }
 
 describe('sanitizeToolNamePart', () => {
@@ -123,96 +104,28 @@ describe('the 64-character cap', () => {
   });
 
   it('gives colliding pairs at the boundary names of at most 64 characters', () => {
-    // Both sanitize to the same 64-character candidate; the loser must not grow to 66.
-    const table = computeMcpToolNames([], [ref('s', `${toolFor(63)}.`), ref('s', `${toolFor(63)}_`)]);
-    expect(table.get(`${PREFIX}${toolFor(63)}_`)).toEqual(ref('s', `${toolFor(63)}.`));
-    const [loser] = [...table.keys()].filter((name) => name !== `${PREFIX}${toolFor(63)}_`);
+    // Both sanitize to the same 64-character candidate; the second must not grow to 66.
+    const table = new McpToolNameTable();
+    table.setServer('s', [`${toolFor(63)}.`, `${toolFor(63)}_`]);
+    expect(table.resolve(`${PREFIX}${toolFor(63)}_`)).toEqual(ref('s', `${toolFor(63)}.`));
+    const loser = table.nameOf('s', `${toolFor(63)}_`)!;
     expect(loser).toHaveLength(64);
     expect(loser).toMatch(/^mcp__s__t+_[0-9a-f]{6}_2$/);
-    expect(table.get(loser)).toEqual(ref('s', `${toolFor(63)}_`));
+    expect(table.resolve(loser)).toEqual(ref('s', `${toolFor(63)}_`));
   });
 
   it('numbers the losers of a 62-character name _2 .. _9, then hashes each _10 past the cap', () => {
     // Eleven pairs want the same 62-character name: _2 .. _9 still fit; `_10` does not, and
     // since each hashed `_10` is distinct, the first free variant of both last losers is `_10`.
     const tools = Array.from({ length: 11 }, (_, i) => `${toolFor(61)}${String.fromCharCode(33 + i)}`);
-    const table = computeMcpToolNames([], tools.map((t) => ref('s', t)));
-    const names = [...table.keys()];
+    const table = new McpToolNameTable();
+    table.setServer('s', tools);
+    const names = [...table.entries()].map(([name]) => name);
     expect(names).toHaveLength(11);
     expect(names.filter((n) => n.length === 62)).toEqual([`${PREFIX}${toolFor(61)}_`]);
     expect(names.filter((n) => /_[2-9]$/.test(n) && n.length === 64)).toHaveLength(8);
     expect(names.filter((n) => /_[0-9a-f]{6}_10$/.test(n) && n.length === 64)).toHaveLength(2);
     for (const name of names) expect(name.length).toBeLessThanOrEqual(64);
-  });
-});
-
-describe('computeMcpToolNames', () => {
-  it('gives a shared name to the first pair by server, then tool, and suffixes the rest', () => {
-    const table = computeMcpToolNames([], [ref('a_b', 'x'), ref('a.b', 'x'), ref('a-b', 'x'), ref('a b', 'x')]);
-    expect(rows(table)).toEqual([
-      ['mcp__a-b__x', 'a-b', 'x'],
-      ['mcp__a_b__x', 'a b', 'x'],
-      ['mcp__a_b__x_2', 'a.b', 'x'],
-      ['mcp__a_b__x_3', 'a_b', 'x'],
-    ]);
-  });
-
-  it('is independent of insertion order', () => {
-    const refs = [
-      ref('fs', 'read'),
-      ref('fs', 'read.'),
-      ref('fs.', 'read'),
-      ref('fs_', 'read'),
-      ref('x', 'y'.repeat(90)),
-      ref('x', `${'y'.repeat(90)}!`),
-      ref('a__b', 'c'),
-      ref('a', 'b__c'),
-    ];
-    const expected = rows(computeMcpToolNames(['mcp__fs__read'], refs));
-    const next = random(7);
-    for (let i = 0; i < 20; i++) {
-      expect(rows(computeMcpToolNames(['mcp__fs__read'], shuffle(refs, next)))).toEqual(expected);
-    }
-  });
-
-  it('lets a built-in keep its name', () => {
-    const table = computeMcpToolNames(['mcp__s__t'], [ref('s', 't')]);
-    expect(rows(table)).toEqual([['mcp__s__t_2', 's', 't']]);
-  });
-
-  it('skips suffixes that are built-in names or another pair\'s own name', () => {
-    const table = computeMcpToolNames(['mcp__s__x_y_3'], [ref('s', 'x.y'), ref('s', 'x_y'), ref('s', 'x_y_2')]);
-    expect(rows(table)).toEqual([
-      ['mcp__s__x_y', 's', 'x.y'],
-      ['mcp__s__x_y_2', 's', 'x_y_2'],
-      ['mcp__s__x_y_4', 's', 'x_y'],
-    ]);
-  });
-
-  it('numbers many losers of one name in order, skipping taken numbers', () => {
-    const table = computeMcpToolNames([], ['x%', 'x__3', 'x$', 'x!', 'x#'].map((t) => ref('s', t)));
-    expect(rows(table)).toEqual([
-      ['mcp__s__x_', 's', 'x!'],
-      ['mcp__s__x__2', 's', 'x#'],
-      ['mcp__s__x__3', 's', 'x__3'],
-      ['mcp__s__x__4', 's', 'x$'],
-      ['mcp__s__x__5', 's', 'x%'],
-    ]);
-  });
-
-  it('routes names containing __ to the right pair, never by splitting', () => {
-    const table = computeMcpToolNames([], [ref('a__b', 'c'), ref('a', 'b__c')]);
-    expect(table.get('mcp__a__b__c')).toEqual(ref('a', 'b__c'));
-    expect(table.get('mcp__a__b__c_2')).toEqual(ref('a__b', 'c'));
-  });
-
-  it('gives unique valid names to many colliding long pairs', () => {
-    const refs: McpToolRef[] = [];
-    for (let i = 0; i < 50; i++) refs.push(ref(`server.${i % 3}`, `${'n'.repeat(60)}${i % 5}`), ref(`server_${i % 3}`, `t${i}`));
-    const table = computeMcpToolNames([], refs);
-    const unique = new Set(refs.map((r) => `${r.server}\0${r.tool}`));
-    expect(table.size).toBe(unique.size);
-    for (const name of table.keys()) expect(name).toMatch(VALID_NAME);
   });
 });
 
@@ -226,49 +139,90 @@ describe('McpToolNameTable', () => {
     expect(table.resolve('mcp__my_srv__nope')).toBeUndefined();
   });
 
-  it('gives a suffixed name back when the name it skipped is freed', () => {
+  it('keeps a name with the tool it was first given to: a server that comes later gets the suffix', () => {
+    for (const [first, second] of [['p_q', 'p.q'], ['p.q', 'p_q']]) {
+      const table = new McpToolNameTable();
+      table.setServer(first!, ['read']);
+      table.setServer(second!, ['read']);
+      expect(table.resolve('mcp__p_q__read')).toEqual(ref(first!, 'read'));
+      expect(table.resolve('mcp__p_q__read_2')).toEqual(ref(second!, 'read'));
+      // Re-listing, in any order, moves nothing.
+      table.setServer(second!, ['read', 'other']);
+      table.setServer(first!, ['read']);
+      expect(table.resolve('mcp__p_q__read')).toEqual(ref(first!, 'read'));
+    }
+  });
+
+  it('keeps a name with its tool on one server too: a tool listed later gets the suffix', () => {
+    const table = new McpToolNameTable();
+    table.setServer('a', ['x_y']);
+    table.setServer('a', ['x_y', 'x.y']);
+    expect(table.resolve('mcp__a__x_y')).toEqual(ref('a', 'x_y'));
+    expect(table.resolve('mcp__a__x_y_2')).toEqual(ref('a', 'x.y'));
+  });
+
+  it('names the tools of one listing in server, tool order', () => {
+    const table = new McpToolNameTable();
+    table.setServer('a', ['x_y', 'x.y', 'x-y']);
+    expect(rows(table.entries())).toEqual([
+      ['mcp__a__x-y', 'a', 'x-y'],
+      ['mcp__a__x_y', 'a', 'x.y'],
+      ['mcp__a__x_y_2', 'a', 'x_y'],
+    ]);
+  });
+
+  it('keeps a name reserved while its tool is not listed, and gives it back when it returns', () => {
+    const table = new McpToolNameTable();
+    table.setServer('p_q', ['read']);
+    table.removeServer('p_q'); // its server stopped
+    expect(table.resolve('mcp__p_q__read')).toBeUndefined();
+    expect(table.ownerOf('mcp__p_q__read')).toEqual(ref('p_q', 'read'));
+    table.setServer('p.q', ['read']); // another server appears meanwhile
+    expect(table.nameOf('p.q', 'read')).toBe('mcp__p_q__read_2');
+    table.setServer('p_q', ['read']);
+    expect(table.resolve('mcp__p_q__read')).toEqual(ref('p_q', 'read'));
+  });
+
+  it('skips suffixes that another tool holds as its own name', () => {
     const table = new McpToolNameTable();
     table.setServer('s__x', ['2']); // holds mcp__s__x__2
     table.setServer('s', ['x.', 'x_']); // both want mcp__s__x_
-    expect(table.nameOf('s', 'x_')).toBe('mcp__s__x__3');
-    table.removeServer('s__x');
-    expect(table.nameOf('s', 'x_')).toBe('mcp__s__x__2');
-    table.setServer('s__x', ['2']);
-    expect(table.nameOf('s__x', '2')).toBe('mcp__s__x__2');
+    expect(table.nameOf('s', 'x.')).toBe('mcp__s__x_');
     expect(table.nameOf('s', 'x_')).toBe('mcp__s__x__3');
   });
 
-  it.each([1, 42, 2024])('always matches the pure computation, whatever the updates (seed %i)', (seed) => {
-    const next = random(seed);
-    const servers = ['a', 'a.', 'a_', 'a__b', 'a__x', 'b', 'long'.repeat(10)];
-    const tools = ['x', 'x.', 'x_', 'x_2', 'x_3', 'x._2', '2', 'b__x', 'q'.repeat(70), `${'q'.repeat(70)}.`];
-    const builtins = ['mcp__a__x', 'mcp__a__x_2', 'mcp__a__x_3', 'mcp__b__x_'];
+  it('routes names containing __ to the right pair, never by splitting', () => {
     const table = new McpToolNameTable();
-    const state = new Map<string, string[]>();
-    const active = new Set<string>();
-    for (let step = 0; step < 300; step++) {
-      const roll = next();
-      if (roll < 0.1) {
-        const name = builtins[Math.floor(next() * builtins.length)];
-        if (active.delete(name)) {
-          table.removeBuiltin(name);
-        } else {
-          active.add(name);
-          table.addBuiltin(name);
-        }
-      } else if (roll < 0.25) {
-        const server = servers[Math.floor(next() * servers.length)];
-        table.removeServer(server);
-        state.delete(server);
-      } else {
-        const server = servers[Math.floor(next() * servers.length)];
-        const list = tools.filter(() => next() < 0.5);
-        table.setServer(server, list);
-        state.set(server, list);
-      }
-      const refs = [...state].flatMap(([server, list]) => list.map((tool) => ref(server, tool)));
-      expect(rows(table.entries())).toEqual(rows(computeMcpToolNames(active, refs)));
+    table.setServer('a', ['b__c']);
+    table.setServer('a__b', ['c']);
+    expect(table.resolve('mcp__a__b__c')).toEqual(ref('a', 'b__c'));
+    expect(table.resolve('mcp__a__b__c_2')).toEqual(ref('a__b', 'c'));
+  });
+
+  it('gives unique valid names to many colliding long pairs', () => {
+    const table = new McpToolNameTable();
+    for (let i = 0; i < 50; i++) {
+      table.setServer(`server.${i % 3}`, [`${'n'.repeat(60)}${i % 5}`]);
+      table.setServer(`server_${i % 3}`, [`t${i}`]);
     }
+    for (const [name] of table.entries()) expect(name).toMatch(VALID_NAME);
+    // Every pair ever listed kept its own name, listed or not.
+    const all = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      all.add(table.nameOf(`server.${i % 3}`, `${'n'.repeat(60)}${i % 5}`)!);
+      all.add(table.nameOf(`server_${i % 3}`, `t${i}`)!);
+    }
+    expect(all.size).toBe(15 + 50);
+  });
+
+  it('releases only a churning server\'s own oldest unlisted names past the cap', () => {
+    const table = new McpToolNameTable();
+    table.setServer('steady', ['keep']);
+    for (let i = 0; i <= MAX_RESERVED_PER_SERVER + 5; i++) table.setServer('churn', [`t${i}`]);
+    expect(table.nameOf('churn', 't0')).toBeUndefined();
+    expect(table.nameOf('churn', 't10')).toBe('mcp__churn__t10');
+    expect(table.nameOf('churn', `t${MAX_RESERVED_PER_SERVER + 5}`)).toBe(`mcp__churn__t${MAX_RESERVED_PER_SERVER + 5}`);
+    expect(table.nameOf('steady', 'keep')).toBe('mcp__steady__keep');
   });
 });
 
@@ -283,31 +237,19 @@ describe('McpToolNameTable bookkeeping', () => {
     ]);
   });
 
-  it('forgets every name of a removed server, and knows nothing of unknown ones', () => {
+  it('resolves only what a server lists now, and knows nothing of unknown ones', () => {
     const table = new McpToolNameTable();
     table.setServer('s', ['a', 'a.']);
     expect(table.nameOf('s', 'a.')).toBe('mcp__s__a_');
     expect(table.nameOf('s', 'a')).toBe('mcp__s__a');
     table.setServer('s', ['a']);
-    expect(table.nameOf('s', 'a.')).toBeUndefined();
+    expect(table.resolve('mcp__s__a_')).toBeUndefined();
     table.removeServer('s');
-    expect(table.nameOf('s', 'a')).toBeUndefined();
     expect(table.resolve('mcp__s__a')).toBeUndefined();
     expect(table.size).toBe(0);
     expect(table.nameOf('never', 'a')).toBeUndefined();
+    expect(table.ownerOf('mcp__never__a')).toBeUndefined();
     table.removeServer('never');
     expect(table.size).toBe(0);
-  });
-
-  it('moves a tool out of the way of a built-in and back, once per name', () => {
-    const table = new McpToolNameTable();
-    table.setServer('s', ['t']);
-    table.addBuiltin('mcp__s__t');
-    table.addBuiltin('mcp__s__t');
-    expect(table.nameOf('s', 't')).toBe('mcp__s__t_2');
-    table.removeBuiltin('mcp__s__t');
-    expect(table.nameOf('s', 't')).toBe('mcp__s__t');
-    table.removeBuiltin('mcp__s__t');
-    expect(table.nameOf('s', 't')).toBe('mcp__s__t');
   });
 });

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { computeMcpToolNames } from '../../../src/core/tools/McpToolNaming';
+import { pinTool } from '../../../src/core/tools/toolPin';
 import { ToolRegistry } from '../../../src/core/tools/ToolRegistry';
 import type { BuiltinTool } from '../../../src/core/tools/types';
 
@@ -42,19 +42,11 @@ describe('ToolRegistry', () => {
     const { registry } = setup();
     const read = tool('read.file', { description: 'Reads', title: 'Read', annotations: { readOnlyHint: true } });
     registry.setServerTools('fs', [read]);
-    expect(registry.getTools()).toEqual([
-      {
-        name: 'mcp__fs__read_file',
-        description: 'Reads',
-        title: 'Read',
-        inputSchema: { type: 'object' },
-        annotations: { readOnlyHint: true },
-        source: { kind: 'mcp', server: 'fs', tool: 'read.file' },
-      },
-    ]);
+    const fields = { name: 'mcp__fs__read_file', description: 'Reads', title: 'Read', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, server: 'fs', originalName: 'read.file' };
+    expect(registry.getTools()).toEqual([{ ...fields, pin: pinTool(fields).hash }]);
     const resolved = registry.resolve('mcp__fs__read_file');
-    expect(resolved).toMatchObject({ kind: 'mcp', server: 'fs' });
-    expect(resolved?.kind === 'mcp' && resolved.tool).toBe(read);
+    expect(resolved).toMatchObject({ kind: 'mcp', tool: { server: 'fs' } });
+    expect(resolved?.kind === 'mcp' && resolved.listed).toBe(read);
     expect(registry.getTool('mcp__fs__read_file')?.name).toBe('mcp__fs__read_file');
     expect(registry.resolve('mcp__fs__nope')).toBeUndefined();
   });
@@ -86,7 +78,7 @@ describe('ToolRegistry', () => {
     registry.setServerTools('s', [relisted]);
     expect(changes()).toBe(1);
     const resolved = registry.resolve('mcp__s__a');
-    expect(resolved?.kind === 'mcp' && resolved.tool).toBe(relisted);
+    expect(resolved?.kind === 'mcp' && resolved.listed).toBe(relisted);
   });
 
   it('lists built-ins first, then servers in the order first added, tools in server order', () => {
@@ -101,34 +93,20 @@ describe('ToolRegistry', () => {
     expect(registry.getTools().map((t) => t.name)).toEqual(['search', 'mcp__alpha__a1', 'mcp__zeta__z1']);
   });
 
-  it('gives a clashing name to the built-in, and back to the MCP tool when the built-in goes', () => {
-    const { registry, changes } = setup();
-    registry.setServerTools('s', [tool('t')]);
-    const registration = registry.registerBuiltin(builtin('mcp__s__t'));
-    expect(changes()).toBe(2);
-    expect(registry.resolve('mcp__s__t')?.kind).toBe('builtin');
-    expect(registry.resolve('mcp__s__t_2')).toMatchObject({ kind: 'mcp', server: 's' });
-    expect(registry.getTools().map((t) => t.name)).toEqual(['mcp__s__t', 'mcp__s__t_2']);
-    registration.dispose();
-    registration.dispose();
-    expect(changes()).toBe(3);
-    expect(registry.getTools().map((t) => t.name)).toEqual(['mcp__s__t']);
-    expect(registry.resolve('mcp__s__t')?.kind).toBe('mcp');
-  });
-
-  it('rejects a duplicate or invalid built-in name', () => {
+  it('rejects a duplicate or invalid built-in name, and one in the MCP tools\' namespace', () => {
     const { registry } = setup();
     registry.registerBuiltin(builtin('search'));
     expect(() => registry.registerBuiltin(builtin('search'))).toThrow(/already registered/);
     expect(() => registry.registerBuiltin(builtin('bad name'))).toThrow(/invalid/);
+    expect(() => registry.registerBuiltin(builtin('mcp__s__t'))).toThrow(/namespace of MCP tools/);
   });
 
   it('routes servers whose names contain __ without confusing them', () => {
     const { registry } = setup();
     registry.setServerTools('a__b', [tool('c')]);
     registry.setServerTools('a', [tool('b__c')]);
-    expect(registry.resolve('mcp__a__b__c')).toMatchObject({ kind: 'mcp', server: 'a', exposed: { source: { tool: 'b__c' } } });
-    expect(registry.resolve('mcp__a__b__c_2')).toMatchObject({ kind: 'mcp', server: 'a__b', exposed: { source: { tool: 'c' } } });
+    expect(registry.resolve('mcp__a__b__c_2')).toMatchObject({ kind: 'mcp', tool: { server: 'a', originalName: 'b__c' } });
+    expect(registry.resolve('mcp__a__b__c')).toMatchObject({ kind: 'mcp', tool: { server: 'a__b', originalName: 'c' } });
   });
 
   it('skips badly shaped tools with a warning and fills in defaults', () => {
@@ -146,14 +124,15 @@ describe('ToolRegistry', () => {
       ]),
     );
     expect(registry.getTools()).toEqual([
-      { name: 'mcp__liar__bare', description: '', inputSchema: { type: 'object' }, source: { kind: 'mcp', server: 'liar', tool: 'bare' } },
-      { name: 'mcp__liar__odd', description: '', inputSchema: { type: 'object' }, source: { kind: 'mcp', server: 'liar', tool: 'odd' } },
+      { name: 'mcp__liar__bare', description: '', inputSchema: { type: 'object' }, server: 'liar', originalName: 'bare', pin: expect.any(String) },
+      { name: 'mcp__liar__odd', description: '', inputSchema: { type: 'object' }, server: 'liar', originalName: 'odd', pin: expect.any(String) },
     ]);
     expect(warnings).toHaveLength(5);
     expect(warnings.every((w) => w.startsWith('server "liar": skipped'))).toBe(true);
     expect(warnings.some((w) => w.includes('"bad"'))).toBe(true);
-    expect(registry.validateArguments('mcp__liar__bare', undefined)).toBeUndefined();
-    expect(registry.validateArguments('mcp__liar__bare', 'text')).toBe(
+    const bare = registry.getTool('mcp__liar__bare')!;
+    expect(registry.validateArguments(bare, undefined)).toBeUndefined();
+    expect(registry.validateArguments(bare, 'text')).toBe(
       'invalid arguments for mcp__liar__bare: arguments must be object',
     );
   });
@@ -165,18 +144,16 @@ describe('ToolRegistry', () => {
       tool('read', { inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }),
       tool('broken', { inputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } } }),
     ]);
-    expect(registry.validateArguments('mcp__s__read', { path: '/x' })).toBeUndefined();
-    expect(registry.validateArguments('mcp__s__read', undefined)).toBe(
-      'invalid arguments for mcp__s__read: missing required argument "path"',
-    );
-    expect(registry.validateArguments('search', { q: 1 })).toBe('invalid arguments for search: "q": must be string');
-    expect(registry.validateArguments('mcp__s__nope', {})).toBe('unknown tool "mcp__s__nope"');
-    expect(registry.validateArguments('mcp__s__broken', { a: 1 })).toBeUndefined();
+    const v = (name: string, args: unknown) => registry.validateArguments(registry.getTool(name)!, args);
+    expect(v('mcp__s__read', { path: '/x' })).toBeUndefined();
+    expect(v('mcp__s__read', undefined)).toBe('invalid arguments for mcp__s__read: missing required argument "path"');
+    expect(v('search', { q: 1 })).toBe('invalid arguments for search: "q": must be string');
+    expect(v('mcp__s__broken', { a: 1 })).toBeUndefined();
     registry.setServerTools('s', [
       tool('read', { inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }),
       tool('broken', { inputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } } }),
     ]);
-    expect(registry.validateArguments('mcp__s__broken', { a: 2 })).toBeUndefined();
+    expect(v('mcp__s__broken', { a: 2 })).toBeUndefined();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('tool "broken" of server "s"');
   });
@@ -190,7 +167,7 @@ describe('ToolRegistry', () => {
 
   it('handles 10,000 tools across 100 servers', () => {
     const { registry, changes } = setup();
-    registry.registerBuiltin(builtin('mcp__server_7__tool_7'));
+    registry.registerBuiltin(builtin('search'));
     const servers = Array.from({ length: 100 }, (_, s) => [
       // Every tenth server's name sanitizes like its neighbour's, to force collisions.
       s % 10 === 0 ? `server.${s + 1}` : `server_${s}`,
@@ -207,14 +184,10 @@ describe('ToolRegistry', () => {
     expect(changes()).toBe(101);
     expect(listed).toHaveLength(10_001);
     expect(new Set(listed.map((t) => t.name)).size).toBe(10_001);
-    const refs = servers.flatMap(([server, tools]) => tools.map((t) => ({ server, tool: t.name })));
-    const expected = computeMcpToolNames(['mcp__server_7__tool_7'], refs);
-    for (const [name, ref] of expected) {
-      const resolved = registry.resolve(name);
-      expect(resolved?.kind === 'mcp' && [resolved.server, resolved.tool.name]).toEqual([ref.server, ref.tool]);
-    }
-    expect(registry.resolve('mcp__server_1__tool_0')).toMatchObject({ server: 'server.1' });
-    expect(registry.resolve('mcp__server_1__tool_0_2')).toMatchObject({ server: 'server_1' });
+    for (const tool of listed) expect(registry.resolve(tool.name)?.tool).toBe(tool);
+    // server.1 listed first and keeps the plain names; server_1 came later.
+    expect(registry.resolve('mcp__server_1__tool_0')).toMatchObject({ tool: { server: 'server.1' } });
+    expect(registry.resolve('mcp__server_1__tool_0_2')).toMatchObject({ tool: { server: 'server_1' } });
   });
 });
 
@@ -240,14 +213,8 @@ describe('ToolRegistry details', () => {
     registry.registerBuiltin({ ...builtin('plain') });
     registry.registerBuiltin({ ...builtin('marked'), annotations: { readOnlyHint: true } });
     expect(registry.getTools()).toStrictEqual([
-      { name: 'plain', description: 'built-in plain', inputSchema: builtin('plain').inputSchema, source: { kind: 'builtin' } },
-      {
-        name: 'marked',
-        description: 'built-in marked',
-        inputSchema: builtin('marked').inputSchema,
-        annotations: { readOnlyHint: true },
-        source: { kind: 'builtin' },
-      },
+      { name: 'plain', description: 'built-in plain', inputSchema: builtin('plain').inputSchema, originalName: 'plain', pin: expect.any(String) },
+      { name: 'marked', description: 'built-in marked', inputSchema: builtin('marked').inputSchema, annotations: { readOnlyHint: true }, originalName: 'marked', pin: expect.any(String) },
     ]);
   });
 
@@ -261,14 +228,15 @@ describe('ToolRegistry details', () => {
     expect(() => registry.registerBuiltin(builtin('search'))).toThrow(/already registered/);
   });
 
-  it('frees the names of a removed server for the tools that were suffixed', () => {
+  it('never hands a removed server\'s names to the tools that were suffixed', () => {
     const { registry, changes } = setup();
     registry.setServerTools('a.b', [tool('x')]);
     registry.setServerTools('a_b', [tool('x')]);
-    expect(registry.resolve('mcp__a_b__x_2')).toMatchObject({ server: 'a_b' });
+    expect(registry.resolve('mcp__a_b__x_2')).toMatchObject({ tool: { server: 'a_b' } });
     registry.removeServer('a.b');
-    expect(registry.resolve('mcp__a_b__x')).toMatchObject({ server: 'a_b' });
-    expect(registry.resolve('mcp__a_b__x_2')).toBeUndefined();
+    expect(registry.resolve('mcp__a_b__x')).toBeUndefined();
+    expect(registry.serverOfName('mcp__a_b__x')).toBe('a.b');
+    expect(registry.resolve('mcp__a_b__x_2')).toMatchObject({ tool: { server: 'a_b' } });
     expect(changes()).toBe(3);
     // A server that never had tools leaves without a change.
     registry.setServerTools('empty', []);
@@ -279,7 +247,7 @@ describe('ToolRegistry details', () => {
   it('applies a new server order whenever it differs, and only then', () => {
     const { registry, changes } = setup();
     for (const server of ['c', 'b', 'a']) registry.setServerTools(server, [tool('t')]);
-    const order = () => registry.getTools().map((t) => (t.source.kind === 'mcp' ? t.source.server : ''));
+    const order = () => registry.getTools().map((t) => t.server ?? '');
     expect(order()).toEqual(['c', 'b', 'a']);
     registry.setServerOrder(['a', 'b', 'c']);
     expect(order()).toEqual(['a', 'b', 'c']);
@@ -323,8 +291,8 @@ describe('ToolRegistry details', () => {
     const outputSchema = { type: 'object', properties: { n: { type: 'number' } } };
     registry.setServerTools('s', [tool('rich', { outputSchema: outputSchema as Tool['outputSchema'], title: 'Rich' }), tool('bare')]);
     expect(registry.getTools()).toStrictEqual([
-      { name: 'mcp__s__rich', description: '', inputSchema: { type: 'object' }, outputSchema, title: 'Rich', source: { kind: 'mcp', server: 's', tool: 'rich' } },
-      { name: 'mcp__s__bare', description: '', inputSchema: { type: 'object' }, source: { kind: 'mcp', server: 's', tool: 'bare' } },
+      { name: 'mcp__s__rich', description: '', inputSchema: { type: 'object' }, outputSchema, title: 'Rich', server: 's', originalName: 'rich', pin: expect.any(String) },
+      { name: 'mcp__s__bare', description: '', inputSchema: { type: 'object' }, server: 's', originalName: 'bare', pin: expect.any(String) },
     ]);
   });
 
@@ -344,7 +312,7 @@ describe('ToolRegistry details', () => {
   it('names a built-in tool whose schema does not compile as built-in in the warning', () => {
     const { registry, warnings } = setup();
     registry.registerBuiltin({ ...builtin('odd'), inputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } } });
-    expect(registry.validateArguments('odd', {})).toBeUndefined();
+    expect(registry.validateArguments(registry.getTool('odd')!, {})).toBeUndefined();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^built-in tool "odd": input schema cannot be compiled/);
   });
@@ -357,5 +325,22 @@ describe('ToolRegistry details', () => {
     registry.setServerTools('s', [tool('t', { annotations, inputSchema: { type: 'object', title: 'second' } })]);
     expect(changes()).toBe(2);
     expect(registry.getTool('mcp__s__t')?.inputSchema).toEqual({ type: 'object', title: 'second' });
+  });
+});
+
+describe('ToolRegistry identities', () => {
+  it('finds a tool by server and own name, and by its identity only while the pin holds', () => {
+    const { registry } = setup();
+    registry.registerBuiltin(builtin('search'));
+    registry.setServerTools('s', [tool('a', { description: 'first' })]);
+    const a = registry.getTool('mcp__s__a')!;
+    expect(registry.find('s', 'a')?.tool).toBe(a);
+    expect(registry.find(undefined, 'search')?.kind).toBe('builtin');
+    expect(registry.find('s', 'missing')).toBeUndefined();
+    expect(registry.resolveIdentity(a)?.tool).toBe(a);
+    registry.setServerTools('s', [tool('a', { description: 'second' })]);
+    expect(registry.resolveIdentity(a)).toBeUndefined();
+    expect(registry.getTool('mcp__s__a')!.pin).not.toBe(a.pin);
+    expect(registry.resolveIdentity({ server: 'other', originalName: 'a', pin: a.pin })).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../core/agent/types';
+import type { ChatMessage } from '../agent/types';
 import type { ChatConversationSummary, ChatItem } from '../../shared/chatProtocol';
 
 /** What a workspace keeps of one conversation: the transcript shown and the messages the model saw. */
@@ -14,7 +14,7 @@ export interface StoredConversation {
 /** The storage the history uses: VS Code's workspace state has this shape. */
 export interface IChatMemento {
   get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void>;
+  update(key: string, value: unknown): PromiseLike<void>;
 }
 
 const INDEX_KEY = 'mcpHarness.chat.index';

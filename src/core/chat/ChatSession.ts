@@ -1,22 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import {
-  DIRECT_COMMANDS_HELP,
-  DirectCommands,
-  McpAgent,
-  parseDirectCommand,
-  ToolCallRunner,
-  type AgentCallTool,
-  type AgentEvent,
-  type ChatMessage,
-  type ToolSearchBudget,
-} from '../../core/agent';
-import type { HarnessServer, HarnessTool } from '../../core/HarnessTypes';
-import type { IAuditSink, IToolCallGate } from '../../core/permissions';
-import type { IPermissionPrompter, PermissionAnswer, PermissionRequest } from '../../core/permissions/types';
-import type { ChatActionId, ChatItem, ChatViewState, HostMessage, WebviewMessage } from '../../shared/chatProtocol';
+import { DIRECT_COMMANDS_HELP, DirectCommands, parseDirectCommand } from '../agent/DirectCommands';
+import { McpAgent } from '../agent/McpAgent';
+import { ModelToolCalls, type AgentCallTool } from '../agent/ModelToolCalls';
+import type { ToolSearchBudget } from '../agent/ToolSearch';
+import type { AgentEvent, ChatMessage, IModelProvider } from '../agent/types';
+import type { HarnessServer } from '../HarnessTypes';
+import type { IAuditSink } from '../permissions/AuditLog';
+import type { ICallDecider } from '../permissions/types';
+import type { HarnessTool } from '../tools/types';
+import type { ChatActionId, ChatItem, ChatModelChoice, ChatViewState, HostMessage, WebviewRequestHandlers } from '../../shared/chatProtocol';
+import { ChatPrompter } from './ChatPrompter';
 import { ChatTranscript } from './ChatTranscript';
 import { titleFor, type ChatHistoryStore, type StoredConversation } from './ChatHistoryStore';
-import type { ChatModelEntry } from './ChatModels';
+
+/** A model the chat can use: what the picker shows, and how to reach it. */
+export interface ChatModelEntry {
+  readonly choice: ChatModelChoice;
+  readonly provider: IModelProvider;
+  readonly model: string;
+  readonly contextWindow?: number;
+}
+
+/** A request the panel made that cannot be done now; its message is shown in the panel. */
+export class ChatRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChatRequestError';
+  }
+}
 
 /** How to get a model, shown when none is available. */
 export const NO_MODEL_HELP = [
@@ -31,8 +42,10 @@ export const NO_MODEL_HELP = [
 export interface ChatSessionOptions {
   enabledTools(): readonly HarnessTool[];
   servers(): readonly HarnessServer[];
-  readonly callTool: AgentCallTool;
-  readonly gate: IToolCallGate;
+  /** The harness's pipeline (`McpHarness.call`). */
+  readonly call: AgentCallTool;
+  /** The permission gate; it asks through this session's {@link ChatSession.prompter}. */
+  readonly gate: ICallDecider;
   readonly audit?: IAuditSink;
   readonly history: ChatHistoryStore;
   /** The models on offer now and the one to use. */
@@ -45,30 +58,29 @@ export interface ChatSessionOptions {
   log(line: string): void;
 }
 
-interface PendingCard {
-  readonly resolve: (answer: PermissionAnswer) => void;
-}
-
 /**
  * One window's chat: the open conversation, turns run by the core's agent loop, direct commands,
- * and permission cards as the gate's prompter. Renders through `post`; persists every change to
- * the workspace's history (debounced while text streams).
+ * and the answers to permission cards. Renders through `post`; persists every change to the
+ * workspace's history (debounced while text streams).
  */
-export class ChatSession implements IPermissionPrompter {
+export class ChatSession {
+  /** The gate's prompter: cards are answered through the panel's requests. */
+  readonly prompter = new ChatPrompter();
+  /** The panel's requests, one handler each. */
+  readonly requests: WebviewRequestHandlers;
   private _transcript: ChatTranscript;
   private _messages: ChatMessage[] = [];
   private _createdAt = Date.now();
   private _turn: AbortController | undefined;
-  private readonly _pending = new Map<string, PendingCard>();
   private _models: readonly ChatModelEntry[] = [];
   private _selected: ChatModelEntry | undefined;
   private _saveTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly _runner: ToolCallRunner;
   private readonly _direct: DirectCommands;
 
   constructor(private readonly _options: ChatSessionOptions) {
-    this._runner = new ToolCallRunner({ callTool: _options.callTool, gate: _options.gate, audit: _options.audit });
-    this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), runner: this._runner });
+    const calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.enabledTools() });
+    this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), calls });
+    this.requests = this._handlers();
     this._transcript = this._newTranscript(randomUUID(), []);
     const current = _options.history.currentId();
     const stored = current ? _options.history.load(current) : undefined;
@@ -98,53 +110,42 @@ export class ChatSession implements IPermissionPrompter {
     };
   }
 
-  /** A request from the panel; resolves with an error text for the panel, or nothing. */
-  async handle(message: Exclude<WebviewMessage, { type: 'ready' }>): Promise<string | undefined> {
-    switch (message.type) {
-      case 'send':
-        return this.send(message.text);
-      case 'stop':
-        this.stop();
-        return undefined;
-      case 'newChat':
-        return this.newChat();
-      case 'openConversation':
-        return this._openById(message.id);
-      case 'deleteConversation':
-        if (message.id === this._transcript.id) {
-          if (this._turn) return 'Stop the running turn first.';
-          await this._options.history.delete(message.id);
+  private _handlers(): WebviewRequestHandlers {
+    return {
+      send: async ({ text }) => this.send(text),
+      stop: async () => this.stop(),
+      newChat: async () => this.newChat(),
+      openConversation: async ({ id }) => this._openById(id),
+      deleteConversation: async ({ id }) => {
+        if (id === this._transcript.id) {
+          if (this._turn) throw new ChatRequestError('Stop the running turn first.');
+          await this._options.history.delete(id);
           return this._startNew();
         }
-        await this._options.history.delete(message.id);
+        await this._options.history.delete(id);
         this._options.post({ type: 'conversations', conversations: this._options.history.list() });
-        return undefined;
-      case 'answerPermission': {
-        const pending = this._pending.get(message.callId);
-        if (!pending) return 'This card is no longer waiting for an answer.';
-        this._pending.delete(message.callId);
-        pending.resolve({ choice: message.choice, ...(message.reason ? { reason: message.reason } : {}) });
-        return undefined;
-      }
-      case 'selectModel': {
-        const entry = this._models.find((e) => e.choice.id === message.model);
-        if (!entry) return `The model "${message.model}" is no longer on offer.`;
+      },
+      answerPermission: async ({ callId, choice, reason }) => {
+        // The panel answers a card by its item id; the call behind it is the transcript's to know.
+        const call = this._transcript.callOf(callId);
+        if (call === undefined || !this.prompter.answer(call, { choice, ...(reason ? { reason } : {}) })) {
+          throw new ChatRequestError('This card is no longer waiting for an answer.');
+        }
+      },
+      selectModel: async ({ model }) => {
+        const entry = this._models.find((e) => e.choice.id === model);
+        if (!entry) throw new ChatRequestError(`The model "${model}" is no longer on offer.`);
         this._selected = entry;
         await this._options.selectModel(entry.choice.id);
-        return undefined;
-      }
-      case 'action':
-        await this._options.runAction(message.action);
-        return undefined;
-      case 'copy':
-        await this._options.copy(message.text);
-        return undefined;
-    }
+      },
+      action: async ({ action }) => this._options.runAction(action),
+      copy: async ({ text }) => this._options.copy(text),
+    };
   }
 
   /** Runs a message: a direct command, or a turn of the agent loop. Resolves when the turn is over. */
-  async send(text: string): Promise<string | undefined> {
-    if (this._turn) return 'A turn is still running: stop it first.';
+  async send(text: string): Promise<void> {
+    if (this._turn) throw new ChatRequestError('A turn is still running: stop it first.');
     const abort = new AbortController();
     this._turn = abort;
     this._options.post({ type: 'busy', busy: true });
@@ -162,12 +163,10 @@ export class ChatSession implements IPermissionPrompter {
       else if (!command && this._selected) await this._runTurn(this._selected, text, abort.signal);
     } finally {
       this._turn = undefined;
-      for (const pending of this._pending.values()) pending.resolve({ choice: 'deny', reason: 'stopped before it was approved' });
-      this._pending.clear();
+      this.prompter.denyAll('stopped before it was approved');
       await this._save();
       this._options.post({ type: 'busy', busy: false });
     }
-    return undefined;
   }
 
   /** Aborts the model stream and every call in flight; open cards are denied. */
@@ -175,14 +174,14 @@ export class ChatSession implements IPermissionPrompter {
     this._turn?.abort();
   }
 
-  async newChat(): Promise<string | undefined> {
-    if (this._turn) return 'Stop the running turn first.';
+  async newChat(): Promise<void> {
+    if (this._turn) throw new ChatRequestError('Stop the running turn first.');
     await this._save();
     return this._startNew();
   }
 
   /** Replaces the open conversation with an empty one (the old one is saved or deleted already). */
-  private async _startNew(): Promise<undefined> {
+  private async _startNew(): Promise<void> {
     if (this._saveTimer) clearTimeout(this._saveTimer);
     this._saveTimer = undefined;
     this._messages = [];
@@ -190,26 +189,6 @@ export class ChatSession implements IPermissionPrompter {
     this._transcript = this._newTranscript(randomUUID(), []);
     await this._options.history.setCurrent(this._transcript.id);
     this._options.post({ type: 'init', state: this.state() });
-    return undefined;
-  }
-
-  /** The gate's prompter: the call's card shows the permission section until it is answered. */
-  ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
-    const id = this._transcript.showPermission(request);
-    return new Promise((resolve) => {
-      const onAbort = () => {
-        this._pending.delete(id);
-        resolve({ choice: 'deny', reason: 'stopped before it was approved' });
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      this._pending.set(id, {
-        resolve: (answer) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(answer);
-        },
-      });
-    });
   }
 
   /** Saves now (the window may be closing). */
@@ -227,7 +206,7 @@ export class ChatSession implements IPermissionPrompter {
     const settings = this._options.settings();
     const agent = new McpAgent({
       tools: () => this._options.enabledTools(),
-      callTool: this._options.callTool,
+      call: this._options.call,
       provider: entry.provider,
       gate: this._options.gate,
       audit: this._options.audit,
@@ -245,15 +224,14 @@ export class ChatSession implements IPermissionPrompter {
     }
   }
 
-  private async _openById(id: string): Promise<string | undefined> {
-    if (this._turn) return 'Stop the running turn first.';
+  private async _openById(id: string): Promise<void> {
+    if (this._turn) throw new ChatRequestError('Stop the running turn first.');
     const stored = this._options.history.load(id);
-    if (!stored) return 'That conversation is no longer stored.';
+    if (!stored) throw new ChatRequestError('That conversation is no longer stored.');
     await this._save();
     this._open(stored);
     await this._options.history.setCurrent(id);
     this._options.post({ type: 'init', state: this.state() });
-    return undefined;
   }
 
   private _open(stored: StoredConversation): void {
@@ -264,18 +242,10 @@ export class ChatSession implements IPermissionPrompter {
 
   /** Every change is shown at once and saved soon after, so a reload mid-turn keeps it. */
   private _newTranscript(id: string, items: readonly ChatItem[]): ChatTranscript {
-    return new ChatTranscript(
-      id,
-      items,
-      (m) => {
-        this._options.post(m);
-        this._queueSave();
-      },
-      (name) => {
-        const tool = this._options.enabledTools().find((t) => t.name === name);
-        return tool ? { tool: tool.originalName, ...(tool.title ? { title: tool.title } : {}) } : undefined;
-      },
-    );
+    return new ChatTranscript(id, items, (m) => {
+      this._options.post(m);
+      this._queueSave();
+    });
   }
 
   private _queueSave(): void {

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { PermissionTool } from './types';
+import { createHash, randomUUID } from 'node:crypto';
+import type { HarnessTool } from './types';
 
 /** The part of a tool an approval is bound to, in a canonical form. */
 export interface ToolPin {
@@ -9,19 +9,29 @@ export interface ToolPin {
   readonly definition: string;
 }
 
+/** What a pin is computed from. */
+export type PinnedFields = Pick<HarnessTool, 'server' | 'originalName' | 'title' | 'description' | 'inputSchema' | 'annotations'>;
+
 /**
  * Pins a tool: a hash of its name (and server), title, description, input schema and annotations.
  * Key order and absent fields do not change the hash; any change of content does.
  */
-export function pinTool(tool: PermissionTool): ToolPin {
-  const definition = stableStringify({
-    server: tool.server ?? null,
-    name: tool.originalName,
-    title: tool.title ?? null,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    annotations: tool.annotations ?? {},
-  });
+export function pinTool(tool: PinnedFields): ToolPin {
+  let definition: string;
+  try {
+    definition = stableStringify({
+      server: tool.server ?? null,
+      name: tool.originalName,
+      title: tool.title ?? null,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      annotations: tool.annotations ?? {},
+    });
+  } catch {
+    // Not JSON (a cycle, a BigInt: nothing a server can send, but a host can register): such a
+    // definition matches no approval, ever.
+    definition = JSON.stringify({ unserializable: randomUUID() });
+  }
   return { hash: createHash('sha256').update(definition).digest('hex'), definition };
 }
 

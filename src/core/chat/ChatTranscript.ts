@@ -1,20 +1,22 @@
-import type { AgentEvent } from '../../core/agent';
-import { makeHiddenVisible } from '../../core/permissions';
-import type { PermissionRequest } from '../../core/permissions/types';
-import type { ChatItem, HostMessage } from '../../shared/chatProtocol';
+import type { AgentEvent } from '../agent/types';
+import { makeHiddenVisible } from '../permissions/scanPoisoning';
+import type { PermissionDecider, PermissionRequest } from '../permissions/types';
+import type { ChatItem, ChatPermissionView, HostMessage } from '../../shared/chatProtocol';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * The items of one conversation as the panel shows them, built from the agent's events. Every change
- * is posted at once (`upsert`, or `append` for streamed text); the panel renders what it is sent.
+ * The items of one conversation as the panel shows them, built from the agent's events alone: a
+ * card's every state (the question included) comes from its call's events. Every change is posted
+ * at once (`upsert`, or `append` for streamed text); the panel renders what it is sent.
  */
 export class ChatTranscript {
   private readonly _items: ChatItem[];
   private readonly _index = new Map<string, number>();
-  /** Item of each model call id in the current turn (ids may repeat across turns). */
-  private _calls = new Map<string, string>();
+  /** Item of each call, by the pipeline's id for it (unique, whatever ids the model gave). */
+  private readonly _calls = new Map<string, string>();
+  private readonly _callOfItem = new Map<string, string>();
   /** The assistant item streamed text goes to; a tool call ends it, so text and cards keep their order. */
   private _assistant: string | undefined;
   private _counter: number;
@@ -23,8 +25,6 @@ export class ChatTranscript {
     readonly id: string,
     items: readonly ChatItem[],
     private readonly _post: (message: HostMessage) => void,
-    /** Title and server-side name of an enabled tool, for cards no prompt described. */
-    private readonly _describe: (name: string) => { title?: string; tool?: string } | undefined = () => undefined,
   ) {
     this._items = [...items];
     this._items.forEach((item, i) => this._index.set(item.id, i));
@@ -44,10 +44,6 @@ export class ChatTranscript {
 
   /** Adds or replaces an item and shows it. A user message starts a new turn. */
   add(item: ChatItem): void {
-    if (item.kind === 'user') {
-      this._calls = new Map();
-      this._assistant = undefined;
-    }
     if (item.kind !== 'assistant') this._assistant = undefined;
     this._put(item);
     this._post({ type: 'upsert', items: [item] });
@@ -67,58 +63,26 @@ export class ChatTranscript {
     }
   }
 
-  /** Shows the permission section on the call's card; returns the card's id (what the panel answers with). */
-  showPermission(request: PermissionRequest): string {
-    const id = this._callItemId(request.callId);
-    const existing = this._get(id);
-    const tool = request.tool;
-    const item: ToolItem = {
-      kind: 'tool',
-      id,
-      toolName: tool.name,
-      ...(tool.server !== undefined ? { server: tool.server } : {}),
-      tool: tool.originalName,
-      ...(tool.title ? { title: tool.title } : {}),
-      arguments: request.arguments,
-      state: 'waiting_for_approval',
-      // Hidden characters are shown as <U+200B> and the like: the card shows what the model would read.
-      permission: {
-        ...(tool.title ? { title: makeHiddenVisible(tool.title) } : {}),
-        description: makeHiddenVisible(tool.description),
-        ...(tool.annotations ? { annotations: pickAnnotations(tool.annotations) } : {}),
-        warnings: request.warnings.map((w) => ({ where: w.where, kind: w.kind, excerpt: w.excerpt })),
-        ...(request.changedSinceApproval ? { changedSinceApproval: request.changedSinceApproval } : {}),
-      },
-      ...(existing?.warnings ? { warnings: existing.warnings } : {}),
-    };
-    this.add(item);
-    return id;
+  /** The call a card shows (the panel answers a card by its item id). */
+  callOf(itemId: string): string | undefined {
+    return this._callOfItem.get(itemId);
   }
 
   private _toolEvent(e: Extract<AgentEvent, { type: 'tool_call' }>): void {
     const id = this._callItemId(e.callId);
-    const existing = this._get(id);
-    const item: Mutable<ToolItem> = {
-      kind: 'tool',
-      id,
-      toolName: e.toolName,
-      arguments: e.arguments,
-      state: e.state,
-    };
-    const server = e.server ?? existing?.server;
-    if (server !== undefined) item.server = server;
-    const described = existing?.tool === undefined ? this._describe(e.toolName) : undefined;
-    const tool = existing?.tool ?? described?.tool;
-    const title = existing?.title ?? described?.title;
-    if (tool !== undefined) item.tool = tool;
-    if (title !== undefined) item.title = title;
+    const tool = e.tool;
+    const item: Mutable<ToolItem> = { kind: 'tool', id, toolName: e.toolName, arguments: e.arguments, state: e.state };
+    if (tool?.server !== undefined) item.server = tool.server;
+    if (tool) item.tool = tool.originalName;
+    if (tool?.title) item.title = tool.title;
+    if (tool && tool.name !== e.toolName) item.exposedName = tool.name;
     if (e.progress) item.progress = e.progress;
     if (e.output !== undefined) item.output = e.output;
-    if (e.durationMs !== undefined) item.durationMs = e.durationMs;
-    // A waiting card keeps what the prompter showed; any other state closes the permission section.
-    if (e.state === 'waiting_for_approval' && existing?.permission) item.permission = existing.permission;
-    const warnings = [...(existing?.warnings ?? []), ...(e.warnings ?? []).map((w) => ({ where: w.where, kind: w.kind, excerpt: w.excerpt }))];
-    if (warnings.length) item.warnings = dedupe(warnings);
+    if (e.runMs !== undefined) item.durationMs = Math.round(e.runMs);
+    if (e.waitMs !== undefined) item.waitMs = Math.round(e.waitMs);
+    if (e.decider && e.state !== 'waiting_for_approval') item.decidedBy = describeDecider(e.decider);
+    if (e.state === 'waiting_for_approval' && e.permission) item.permission = permissionView(e.permission);
+    if (e.warnings?.length) item.warnings = e.warnings.map((w) => ({ where: w.where, kind: w.kind, excerpt: w.excerpt }));
     this.add(item);
   }
 
@@ -155,14 +119,9 @@ export class ChatTranscript {
     if (id === undefined) {
       id = this.nextId('tool');
       this._calls.set(callId, id);
+      this._callOfItem.set(id, callId);
     }
     return id;
-  }
-
-  private _get(id: string): ToolItem | undefined {
-    const at = this._index.get(id);
-    const item = at === undefined ? undefined : this._items[at];
-    return item?.kind === 'tool' ? item : undefined;
   }
 
   private _put(item: ChatItem): void {
@@ -176,18 +135,36 @@ export class ChatTranscript {
   }
 }
 
+/** What the card asks. Hidden characters are shown as <U+200B> and the like: the card shows what the model would read. */
+function permissionView(request: PermissionRequest): ChatPermissionView {
+  const tool = request.tool;
+  return {
+    ...(tool.title ? { title: makeHiddenVisible(tool.title) } : {}),
+    description: makeHiddenVisible(tool.description),
+    ...(tool.annotations ? { annotations: pickAnnotations(tool.annotations) } : {}),
+    warnings: request.warnings.map((w) => ({ where: w.where, kind: w.kind, excerpt: w.excerpt })),
+    ...(request.changedSinceApproval ? { changedSinceApproval: request.changedSinceApproval } : {}),
+  };
+}
+
+/** Why a call ran or did not, in a few words for the card. */
+export function describeDecider(decider: PermissionDecider): string {
+  switch (decider.by) {
+    case 'rule':
+      return `rule ${decider.rule}`;
+    case 'remembered':
+      return decider.scope === 'session' ? 'allowed for this session' : decider.scope === 'workspace' ? 'always allowed in this workspace' : "server allowed for this session";
+    case 'user':
+      return decider.choice === 'deny' ? 'denied by you' : decider.choice === 'once' ? 'allowed once by you' : 'allowed by you';
+    case 'read_only_setting':
+      return 'read-only (autoAllowReadOnly)';
+    case 'caller':
+      return 'run by you';
+  }
+}
+
 function pickAnnotations(a: NonNullable<PermissionRequest['tool']['annotations']>) {
   const out: Record<string, boolean> = {};
   for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) if (typeof a[key] === 'boolean') out[key] = a[key];
   return out;
-}
-
-function dedupe<T extends { where: string; kind: string; excerpt: string }>(list: T[]): T[] {
-  const seen = new Set<string>();
-  return list.filter((w) => {
-    const key = `${w.where}\u0000${w.kind}\u0000${w.excerpt}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { diffDefinitions, pinTool, stableStringify } from '../../../src/core/permissions/toolPin';
-import { findMatchingPattern, matchToolPattern } from '../../../src/core/permissions/matchToolPattern';
-import type { PermissionTool } from '../../../src/core/permissions/types';
+import { diffDefinitions, pinTool, stableStringify, type PinnedFields } from '../../../src/core/tools/toolPin';
 
-const tool: PermissionTool = {
+const tool: PinnedFields & { name: string } = {
   name: 'mcp__fx__echo',
   server: 'fx',
   originalName: 'echo',
@@ -21,13 +19,13 @@ describe('pinTool', () => {
   });
 
   it('ignores key order and the exposed name', () => {
-    const reordered: PermissionTool = { ...tool, name: 'mcp__fx_2__echo', inputSchema: { required: ['text'], properties: { text: { type: 'string' } }, type: 'object' } };
+    const reordered: PinnedFields & { name: string } = { ...tool, name: 'mcp__fx_2__echo', inputSchema: { required: ['text'], properties: { text: { type: 'string' } }, type: 'object' } };
     expect(pinTool(reordered).hash).toBe(pinTool(tool).hash);
   });
 
   it('changes with each pinned field', () => {
     const base = pinTool(tool).hash;
-    const variants: PermissionTool[] = [
+    const variants: PinnedFields[] = [
       { ...tool, originalName: 'echo2' },
       { ...tool, server: 'other' },
       { ...tool, server: undefined },
@@ -74,33 +72,5 @@ describe('diffDefinitions', () => {
     expect(diffDefinitions('{"a":[1,2]}', '{"a":[2,1]}')).toBe('~ a: [1,2] -> [2,1]');
     expect(diffDefinitions('not json', '{"a":1}')).toBe('~ (definition): "not json" -> {"a":1}');
     expect(diffDefinitions('{"a":{"b":1}}', '{"a":null}')).toBe('~ a: {"b":1} -> null');
-  });
-});
-
-describe('matchToolPattern', () => {
-  it('matches whole names with * as any run', () => {
-    expect(matchToolPattern('mcp__memory__*', 'mcp__memory__read_graph')).toBe(true);
-    expect(matchToolPattern('mcp__github__list_*', 'mcp__github__list_issues')).toBe(true);
-    expect(matchToolPattern('mcp__github__list_*', 'mcp__github__create_issue')).toBe(false);
-    expect(matchToolPattern('*', 'anything')).toBe(true);
-    expect(matchToolPattern('*__echo', 'mcp__fx__echo')).toBe(true);
-    expect(matchToolPattern('mcp__fx__echo', 'mcp__fx__echo')).toBe(true);
-    expect(matchToolPattern('mcp__fx__echo', 'mcp__fx__echo2')).toBe(false);
-    expect(matchToolPattern('mcp__fx__echo', 'xmcp__fx__echo')).toBe(false);
-    expect(matchToolPattern('mcp__memory__*', 'MCP__memory__read')).toBe(false);
-  });
-
-  it('treats regular expression characters literally', () => {
-    expect(matchToolPattern('a.b', 'a.b')).toBe(true);
-    expect(matchToolPattern('a.b', 'axb')).toBe(false);
-    expect(matchToolPattern('a+(b)?[c]|d\\e^$', 'a+(b)?[c]|d\\e^$')).toBe(true);
-    expect(matchToolPattern('a{2}', 'aa')).toBe(false);
-    expect(matchToolPattern('a*', 'ab')).toBe(true);
-  });
-
-  it('finds the first matching pattern', () => {
-    expect(findMatchingPattern(['x*', 'mcp__*', 'mcp__a__*'], 'mcp__a__b')).toBe('mcp__*');
-    expect(findMatchingPattern([], 'mcp__a__b')).toBeUndefined();
-    expect(findMatchingPattern(undefined, 'mcp__a__b')).toBeUndefined();
   });
 });

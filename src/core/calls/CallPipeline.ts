@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { errorMessage } from '../base/errors';
+import type { Result } from '../base/result';
+import { McpCallError } from '../mcp/McpCallError';
+import type { McpCallOptions } from '../mcp/McpSession';
+import type { AuditClient } from '../permissions/AuditLog';
+import { scanText } from '../permissions/scanPoisoning';
+import type { ICallDecider, PermissionDecision, PoisoningHit } from '../permissions/types';
+import { DEFAULT_MAX_OUTPUT_CHARS, formatToolResult } from '../tools/formatToolResult';
+import type { ResolvedTool, ToolRegistry } from '../tools/ToolRegistry';
+import { MCP_TOOL_NAME_PREFIX, sanitizeToolNamePart } from '../tools/McpToolNaming';
+import type { HarnessTool } from '../tools/types';
+import { callTimeouts, CALLER_DECIDES, describeDenial, type CallTimeoutDefaults } from './callPolicy';
+import type { HarnessCallErrorKind, HarnessCallResult, ToolCallEvent, ToolCallOptions, ToolCallOutcome, ToolCallRequest, ToolCallState } from './types';
+
+/** What the pipeline needs of a server's connection. */
+export interface ICallConnection {
+  readonly definition: { readonly toolTimeoutMs?: number };
+  /** Where the connection stands: only a running server answers calls at once. */
+  readonly state: { readonly kind: string };
+  /** Resolves once the server is not starting or reconnecting. */
+  whenSettled(): Promise<void>;
+  callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult>;
+  describeUnavailable(): string;
+}
+
+export interface CallPipelineOptions {
+  readonly registry: ToolRegistry;
+  /** The connection of a configured server, by its configured name. */
+  connection(server: string): ICallConnection | undefined;
+  /** Every configured server's name. */
+  servers(): readonly string[];
+  /** Current defaults (settings can change between calls). */
+  defaults(): CallTimeoutDefaults & { readonly maxOutputChars?: number };
+  /** Clock for durations (ms). */
+  now?(): number;
+}
+
+type Emit = (patch: Partial<ToolCallEvent> & Pick<ToolCallEvent, 'state'>) => void;
+
+/**
+ * The one way a tool call is made, whoever asks (the chat's model, `/call`, `mcp-harness call`, a
+ * gateway client, a library host). The steps, in this order and only here:
+ * look up once -> validate the arguments (a failure goes straight back, nothing is asked) ->
+ * decide (the permission gate, serve's exposure policy, or the caller itself) -> audit -> call
+ * exactly the tool that was decided on, under one timeout policy -> format -> scan.
+ * The decision is bound to the tool's identity (server, own name, pin): if that tool is not
+ * offered exactly so when the call is about to go out, nothing is sent and the caller is told.
+ */
+export class CallPipeline {
+  constructor(private readonly _o: CallPipelineOptions) {}
+
+  /** Runs one call. Never rejects for expected failures: they come back as `isError` outcomes. */
+  async callTool(request: ToolCallRequest, options: ToolCallOptions = {}): Promise<ToolCallOutcome> {
+    const callId = options.callId ?? randomUUID();
+    let args: unknown = request.arguments;
+    let tool: HarnessTool | undefined;
+    let last: ToolCallEvent = { callId, toolName: request.name, arguments: args ?? {}, state: 'running' };
+    const emit: Emit = (patch) => {
+      // A question belongs to its waiting state only, progress to its running state.
+      const { permission: _asked, progress: _progress, ...rest } = last;
+      // Warnings add up: the definition's, then the result's.
+      const warnings = dedupeWarnings([...(last.warnings ?? []), ...(patch.warnings ?? [])]);
+      last = { ...rest, ...(tool ? { tool } : {}), arguments: args ?? {}, ...patch, ...(warnings.length ? { warnings } : {}) };
+      try {
+        options.onEvent?.(last);
+      } catch {
+        // A host's listener must not break the call.
+      }
+    };
+    const end = (state: ToolCallOutcome['state'], result: HarnessCallResult, extra: Partial<ToolCallOutcome> = {}): ToolCallOutcome => {
+      emit({ state, output: result.text, ...pick(extra), ...(extra.warnings?.length ? { warnings: extra.warnings } : {}) });
+      return { ...result, callId, state, ...(tool ? { tool } : {}), ...extra, warnings: last.warnings ?? [] };
+    };
+
+    const parsed = parseArguments(request);
+    if (!parsed.ok) return end('error', failure('invalid_arguments', `The arguments for "${request.name}" are ${parsed.error}. Send the arguments as one JSON object.`));
+    args = parsed.value;
+    const resolved = await this._lookUp(request.name, options);
+    if (!resolved.ok) {
+      options.audit?.denied({ ...auditBase(request.name, undefined, args, options.client), decider: CALLER_DECIDES, reason: 'not offered' });
+      return end('error', resolved.error);
+    }
+    tool = resolved.value.tool;
+    const input = args as Record<string, unknown>;
+    const invalid = this._o.registry.validateArguments(tool, input);
+    if (invalid) return end('error', failure('invalid_arguments', invalid));
+    const signal = options.signal ?? new AbortController().signal;
+    if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'));
+
+    const decided = await this._decide(callId, tool, input, options.decider ?? CALLER, signal, emit);
+    const decision = decided.decision;
+    const waitMs = decided.waitMs;
+    const audit = { ...auditBase(tool.name, tool, input, options.client), ...(waitMs !== undefined ? { waitedMs: Math.round(waitMs) } : {}) };
+    if (decision.outcome === 'deny') {
+      options.audit?.denied({ ...audit, decider: decision.decider, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) });
+      if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it was approved.'), { decider: decision.decider, waitMs });
+      return end('denied', failure('denied', describeDenial(decision)), { decider: decision.decider, waitMs });
+    }
+    if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'), { decider: decision.decider, waitMs });
+
+    // Exactly what was decided on, or nothing: the name is never looked up again.
+    const target = this._o.registry.resolveIdentity(tool);
+    if (!target || (options.available && !options.available(target.tool))) {
+      options.audit?.denied({ ...audit, decider: decision.decider, reason: 'the tool changed since it was approved' });
+      return end('error', failure('tool_changed', changedText(tool)), { decider: decision.decider, waitMs });
+    }
+    emit({ state: 'running', decider: decision.decider, ...(waitMs !== undefined ? { waitMs } : {}) });
+    const auditId = options.audit?.start({ ...audit, decider: decision.decider });
+    const started = this._now();
+    const result = await this._invoke(target, input, options, signal, (progress) => emit({ state: 'running', progress }));
+    const runMs = this._now() - started;
+    const cancelled = signal.aborted;
+    const outcome = cancelled ? 'cancelled' : result.isError ? 'error' : 'ok';
+    if (auditId !== undefined) options.audit?.end(auditId, { outcome, outputChars: result.text.length, ...(result.isError ? { error: result.text.slice(0, 500) } : {}) });
+    if (cancelled) return end('cancelled', { ...result, isError: true, errorKind: 'cancelled', text: 'Cancelled: the call was stopped while it ran.' }, { decider: decision.decider, waitMs, runMs });
+    const warnings: PoisoningHit[] = scanText(result.text, 'result');
+    return end(result.isError ? 'error' : 'done', result, { decider: decision.decider, waitMs, runMs, warnings });
+  }
+
+  /**
+   * The tool `name` stands for now, if this caller may reach it. A name of a server that is not
+   * running waits for a start under way (within the call's timeout) and is looked up once more;
+   * then it is answered as unavailable, naming the server, its state and why.
+   */
+  private async _lookUp(name: string, options: ToolCallOptions): Promise<Result<ResolvedTool, HarnessCallResult>> {
+    const reachable = (resolved: ResolvedTool | undefined) => resolved !== undefined && (!options.available || options.available(resolved.tool));
+    let resolved = this._o.registry.resolve(name);
+    if (reachable(resolved)) return { ok: true, value: resolved! };
+    const server = resolved ? undefined : this._serverOfMissingName(name);
+    const connection = server !== undefined ? this._o.connection(server) : undefined;
+    if (connection && connection.state.kind !== 'running') {
+      await settledWithin(connection, callTimeouts(connection.definition, this._o.defaults(), options.timeoutMs).timeoutMs, options.signal);
+      resolved = this._o.registry.resolve(name);
+      if (reachable(resolved)) return { ok: true, value: resolved! };
+      if (connection.state.kind !== 'running') return { ok: false, error: failure('unavailable', connection.describeUnavailable()) };
+    }
+    return { ok: false, error: failure('unknown_tool', `unknown tool "${name}": it is not offered now (it may have been disabled or renamed, or its server stopped). Use one of the tools offered now.`) };
+  }
+
+  /**
+   * The configured server a call to an unlisted name was meant for: the one the name was given
+   * to when it last ran, else one that is not running whose `mcp__<server>__` prefix the name
+   * carries (the longest). Never splits the name apart.
+   */
+  private _serverOfMissingName(name: string): string | undefined {
+    const owner = this._o.registry.serverOfName(name);
+    if (owner !== undefined) return owner;
+    return this._o
+      .servers()
+      .filter((s) => name.startsWith(`${MCP_TOOL_NAME_PREFIX}${sanitizeToolNamePart(s)}__`) && this._o.connection(s)?.state.kind !== 'running')
+      .sort((a, b) => b.length - a.length)[0];
+  }
+
+  private async _decide(callId: string, tool: HarnessTool, args: Record<string, unknown>, decider: ICallDecider, signal: AbortSignal, emit: Emit): Promise<{ decision: PermissionDecision; waitMs?: number }> {
+    let askedAt: number | undefined;
+    let decision: PermissionDecision;
+    try {
+      decision = await decider.decide(
+        { callId, tool, arguments: args },
+        {
+          signal,
+          onAsk: (permission) => {
+            askedAt = this._now();
+            emit({ state: 'waiting_for_approval', permission, ...(permission.warnings.length ? { warnings: permission.warnings } : {}) });
+          },
+        },
+      );
+    } catch (err) {
+      // A decider that fails must not let the call through.
+      decision = { outcome: 'deny', decider: { by: 'user', choice: 'deny' }, reason: `the permission check failed: ${errorMessage(err)}` };
+    }
+    return { decision, ...(askedAt !== undefined ? { waitMs: this._now() - askedAt } : {}) };
+  }
+
+  private async _invoke(
+    target: ResolvedTool,
+    args: Record<string, unknown>,
+    options: ToolCallOptions,
+    signal: AbortSignal,
+    onProgress: (progress: { progress: number; total?: number; message?: string }) => void,
+  ): Promise<HarnessCallResult> {
+    const defaults = this._o.defaults();
+    if (target.kind === 'builtin') {
+      try {
+        const result = await target.builtin.invoke(args, { signal });
+        return result.isError ? { ...result, errorKind: 'tool_error' } : result;
+      } catch (err) {
+        return failure('tool_error', `${target.tool.name} failed: ${errorMessage(err)}`);
+      }
+    }
+    const server = target.tool.server!;
+    const connection = this._o.connection(server);
+    if (!connection) return failure('unavailable', `server "${server}" is no longer configured`);
+    try {
+      const raw = await connection.callTool(target.tool.originalName, args, { signal, onProgress, ...callTimeouts(connection.definition, defaults, options.timeoutMs) });
+      const result = formatToolResult(raw, { maxOutputChars: defaults.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS });
+      return result.isError ? { ...result, errorKind: 'tool_error' } : result;
+    } catch (err) {
+      // An unavailable server is already named in its message.
+      if (err instanceof McpCallError) return failure(err.kind, err.kind === 'unavailable' ? err.message : `${server}: ${err.message}`);
+      return failure('connection_closed', `${server}: the call failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private _now(): number {
+    return this._o.now?.() ?? performance.now();
+  }
+}
+
+/** Waits until `connection` is settled, `ms` pass or `signal` aborts, whichever comes first. */
+async function settledWithin(connection: ICallConnection, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  const bound = new AbortController();
+  const stop = () => bound.abort();
+  signal?.addEventListener('abort', stop, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      connection.whenSettled(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+        bound.signal.addEventListener('abort', () => resolve(), { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
+/** The default decider: whoever made the call decided (the CLI's `call`, a library host). */
+const CALLER: ICallDecider = { decide: async () => ({ outcome: 'allow', decider: CALLER_DECIDES }) };
+
+function parseArguments(request: ToolCallRequest): Result<Record<string, unknown>> {
+  let value: unknown = request.arguments ?? {};
+  if (request.argumentsText !== undefined) {
+    if (request.argumentsText.trim() === '') return { ok: true, value: {} };
+    try {
+      value = JSON.parse(request.argumentsText);
+    } catch (err) {
+      return { ok: false, error: `not valid JSON (${errorMessage(err)})` };
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, error: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object` };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+function auditBase(name: string, tool: HarnessTool | undefined, args: unknown, client: AuditClient | undefined) {
+  return {
+    tool: name,
+    ...(tool?.server !== undefined ? { server: tool.server } : {}),
+    ...(tool ? { originalName: tool.originalName, pin: tool.pin } : {}),
+    arguments: args,
+    // A gateway client's calls say which MCP method they came in as.
+    ...(client ? { client, method: 'tools/call' as const } : {}),
+  };
+}
+
+function changedText(tool: HarnessTool): string {
+  const what = tool.server === undefined ? `The built-in tool "${tool.originalName}"` : `The tool "${tool.originalName}" of server "${tool.server}"`;
+  return `Not run: ${what} changed since it was approved (its definition is different now, or it is no longer offered), so the call was not made. Call it again if it is still needed: it needs a new decision.`;
+}
+
+function failure(kind: HarnessCallErrorKind, text: string): HarnessCallResult {
+  return { isError: true, text, content: [{ type: 'text', text }], errorKind: kind };
+}
+
+function dedupeWarnings(list: readonly PoisoningHit[]): PoisoningHit[] {
+  const seen = new Set<string>();
+  return list.filter((w) => {
+    const key = `${w.where}\u0000${w.kind}\u0000${w.excerpt}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The outcome fields a card shows. */
+function pick(extra: Partial<ToolCallOutcome>): Partial<ToolCallEvent> {
+  const out: { -readonly [K in keyof ToolCallEvent]?: ToolCallEvent[K] } = {};
+  if (extra.decider) out.decider = extra.decider;
+  if (extra.runMs !== undefined) out.runMs = extra.runMs;
+  if (extra.waitMs !== undefined) out.waitMs = extra.waitMs;
+  return out;
+}
+
+export type { ToolCallState };

@@ -1,0 +1,44 @@
+import type { IPermissionPrompter, PermissionAnswer, PermissionRequest } from '../permissions/types';
+
+/**
+ * The permission gate's prompter for a chat: it only waits. What the card shows reaches the panel
+ * through the call's own events (one channel); the panel's answer comes back by the call's id.
+ * A stop, or a card nobody can answer any more, denies.
+ */
+export class ChatPrompter implements IPermissionPrompter {
+  private readonly _pending = new Map<string, (answer: PermissionAnswer) => void>();
+
+  ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
+    return new Promise((resolve) => {
+      const done = (answer: PermissionAnswer) => {
+        signal.removeEventListener('abort', onAbort);
+        this._pending.delete(request.callId);
+        resolve(answer);
+      };
+      const onAbort = () => done({ choice: 'deny', reason: 'stopped before it was approved' });
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      // A second question for the same call replaces the first (which is denied).
+      this._pending.get(request.callId)?.({ choice: 'deny', reason: 'asked again' });
+      this._pending.set(request.callId, done);
+    });
+  }
+
+  /** Whether the call `callId` waits for an answer. */
+  isWaiting(callId: string): boolean {
+    return this._pending.has(callId);
+  }
+
+  /** Answers the call's card; false when it no longer waits. */
+  answer(callId: string, answer: PermissionAnswer): boolean {
+    const pending = this._pending.get(callId);
+    if (!pending) return false;
+    pending(answer);
+    return true;
+  }
+
+  /** Denies every open card (the turn ended). */
+  denyAll(reason: string): void {
+    for (const pending of [...this._pending.values()]) pending({ choice: 'deny', reason });
+  }
+}

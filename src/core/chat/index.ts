@@ -1,0 +1,7 @@
+/** The editor-free chat: the session, its transcript, its history, and the permission prompter. */
+export { ChatSession, ChatRequestError, NO_MODEL_HELP } from './ChatSession';
+export type { ChatSessionOptions, ChatModelEntry } from './ChatSession';
+export { ChatTranscript, describeDecider } from './ChatTranscript';
+export { ChatHistoryStore, MAX_CONVERSATIONS, titleFor } from './ChatHistoryStore';
+export type { IChatMemento, StoredConversation } from './ChatHistoryStore';
+export { ChatPrompter } from './ChatPrompter';
