@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { describeReconnect, Disposable, type McpHarness, type McpServerSnapshot } from '../core';
+import { mcpToolCandidateName } from '../core/tools/McpToolNaming';
 import { scanTool } from '../core/permissions';
 import { serverTooltip, stateIcon, toolTooltip } from './serverPresentation';
 import type { ToolEnablement } from './ToolEnablement';
@@ -23,6 +24,7 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<ServerTreeNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private _refreshQueued = false;
+  private _exposed: { tools: readonly unknown[]; names: Map<string, string> } | undefined;
   /** Ticks once a second while a server waits to reconnect, so "next try in N s" counts down. */
   private _countdown: ReturnType<typeof setTimeout> | undefined;
 
@@ -143,8 +145,11 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     // Descriptions are often Markdown; a tree row shows plain text.
     const summary = (tool?.description?.split('\n')[0] ?? '').replace(/[`*_]/g, '');
     const hits = tool ? poisoningHits(tool) : [];
-    item.description = [hits.length ? '⚠ suspicious' : '', badges.length ? `[${badges.join(', ')}]` : '', summary].filter(Boolean).join(' ');
-    item.tooltip = tool ? toolTooltip(s.name, tool) : undefined;
+    // A name another server or tool already held is suffixed: say so, or the model's calls read as another tool's.
+    const exposed = tool ? this._exposedName(s.name, name) : undefined;
+    const renamed = exposed !== undefined && exposed !== mcpToolCandidateName({ server: s.name, tool: name });
+    item.description = [hits.length ? '⚠ suspicious' : '', renamed ? `as ${exposed}` : '', badges.length ? `[${badges.join(', ')}]` : '', summary].filter(Boolean).join(' ');
+    item.tooltip = tool ? toolTooltip(s.name, tool, exposed) : undefined;
     if (hits.length && item.tooltip instanceof vscode.MarkdownString) {
       item.tooltip.appendMarkdown(`\n\n**Suspicious content** (the chat shows it on the tool's permission card):\n`);
       for (const hit of hits) item.tooltip.appendMarkdown(`\n- ${hit.where}: `).appendText(hit.excerpt);
@@ -156,6 +161,15 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     item.checkboxState = this._enablement.isEnabled(s.name, name) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
     item.contextValue = 'tool';
     return item;
+  }
+
+  /** The name a model calls a server's tool by (looked up in one map per tool list). */
+  private _exposedName(server: string, tool: string): string | undefined {
+    const tools = this._harness.tools();
+    if (this._exposed?.tools !== tools) {
+      this._exposed = { tools, names: new Map(tools.flatMap((t) => (t.server !== undefined ? [[JSON.stringify([t.server, t.originalName]), t.name] as const] : []))) };
+    }
+    return this._exposed.names.get(JSON.stringify([server, tool]));
   }
 
   private _snapshot(name: string): McpServerSnapshot | undefined {

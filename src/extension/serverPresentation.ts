@@ -61,9 +61,10 @@ export function protocolLabel(version: string): string {
 }
 
 /** A tool's description, annotations and input schema. */
-export function toolTooltip(server: string, tool: Tool): vscode.MarkdownString {
+export function toolTooltip(server: string, tool: Tool, exposedName?: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${escapeMarkdown(tool.name)}** (${escapeMarkdown(server)})\n\n`);
+  if (exposedName) md.appendMarkdown(`The model calls it \`${exposedName}\`.\n\n`);
   if (tool.description) md.appendMarkdown(`${escapeMarkdown(tool.description)}\n\n`);
   const hints = Object.entries(tool.annotations ?? {})
     .filter(([k, v]) => k.endsWith('Hint') && v === true)

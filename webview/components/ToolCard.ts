@@ -153,9 +153,10 @@ export class ToolCard extends LitElement {
         <span class="name">${item.title ?? item.tool ?? item.toolName}</span>
         <span class="muted">${item.server ? `${item.server} · ` : ''}${item.toolName}</span>
         <span class="state ${item.state}" data-state=${item.state}>
-          ${STATE_LABEL[item.state]}${item.durationMs !== undefined ? ` · ${formatDuration(item.durationMs)}` : ''}
+          ${STATE_LABEL[item.state]}${item.durationMs !== undefined ? ` · ran ${formatDuration(item.durationMs)}` : ''}${item.waitMs !== undefined ? ` · waited ${formatDuration(item.waitMs)}` : ''}
         </span>
       </div>
+      ${item.decidedBy && !waiting ? html`<div class="muted decided">${item.decidedBy}</div>` : nothing}
       ${item.state === 'running' ? this._progress() : nothing}
       ${waiting ? this._permission() : nothing}
       ${!waiting && item.warnings?.length ? this._warnings(item.warnings) : nothing}

@@ -1,4 +1,3 @@
-import type { HarnessServer } from '../HarnessTypes';
 import type { HarnessTool } from '../tools/types';
 import type { ModelToolCalls } from './ModelToolCalls';
 import type { AgentEvent } from './types';
@@ -42,9 +41,17 @@ export function parseDirectCommand(text: string): DirectCommand | undefined {
   }
 }
 
+/** What `/mcp` shows of a server (the harness's `HarnessServer` has it). */
+export interface DirectCommandServer {
+  readonly name: string;
+  readonly state: string;
+  readonly error?: string;
+  readonly tools: readonly unknown[];
+}
+
 export interface DirectCommandsOptions {
   tools(): readonly HarnessTool[];
-  servers(): readonly Pick<HarnessServer, 'name' | 'state' | 'error' | 'tools'>[];
+  servers(): readonly DirectCommandServer[];
   /** The same calls the agent makes: `/call` goes through the same pipeline, gate and audit log. */
   readonly calls: ModelToolCalls;
 }

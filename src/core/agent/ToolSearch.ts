@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import type { HarnessTool } from '../HarnessTypes';
+import type { HarnessTool } from '../tools/types';
 import type { ModelToolSpec } from './types';
 
 /** Name of the tool the model gets instead of every schema when the enabled tools exceed the budget. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DIRECT_COMMANDS_HELP, DirectCommands, parseDirectCommand } from '../agent/DirectCommands';
+import { DIRECT_COMMANDS_HELP, DirectCommands, parseDirectCommand, type DirectCommandServer } from '../agent/DirectCommands';
 import { McpAgent } from '../agent/McpAgent';
 import { ModelToolCalls, type AgentCallTool } from '../agent/ModelToolCalls';
 import type { ToolSearchBudget } from '../agent/ToolSearch';
 import type { AgentEvent, ChatMessage, IModelProvider } from '../agent/types';
-import type { HarnessServer } from '../HarnessTypes';
 import type { IAuditSink } from '../permissions/AuditLog';
 import type { ICallDecider } from '../permissions/types';
 import type { HarnessTool } from '../tools/types';
@@ -41,7 +40,7 @@ export const NO_MODEL_HELP = [
 
 export interface ChatSessionOptions {
   enabledTools(): readonly HarnessTool[];
-  servers(): readonly HarnessServer[];
+  servers(): readonly DirectCommandServer[];
   /** The harness's pipeline (`McpHarness.call`). */
   readonly call: AgentCallTool;
   /** The permission gate; it asks through this session's {@link ChatSession.prompter}. */

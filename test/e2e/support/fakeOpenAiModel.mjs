@@ -4,6 +4,7 @@
 //   "slow ..."    -> one call of *__slow_count
 //   "notes ..."   -> one call of *__notes
 //   "bulk N"      -> N parallel calls of *__count in one step
+//   "twins ..."   -> two calls of *__count in one step that share one call id (a model's mistake)
 //   after results -> "Result: ..." with the tool outputs, or "Not run: ..." when a call failed
 //   anything else -> "Echo: <text>"
 // It keeps every request body, so a scenario can check what the model was sent.
@@ -51,6 +52,10 @@ async function handle(req, res, requests) {
   const text = typeof last.content === 'string' ? last.content : '';
   const bulk = /^bulk (\d+)/.exec(text);
   const name = /^count/.test(text) ? tool('__count') : /^slow/.test(text) ? tool('__slow_count') : /^notes/.test(text) ? tool('__notes') : bulk ? tool('__count') : undefined;
+  if (/^twins/.test(text) && tool('__count')) {
+    for (let i = 0; i < 2; i++) stream.writeToolCall({ id: 'call_twin', name: tool('__count'), args: { note: `${text} #${i + 1}` } });
+    return stream.end('tool_calls', usage);
+  }
   if (name) {
     const n = bulk ? Number(bulk[1]) : 1;
     for (let i = 0; i < n; i++) stream.writeToolCall({ id: `call_${requests.length}_${i}`, name, args: { note: text } });
