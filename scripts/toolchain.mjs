@@ -19,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 
 export const NODE24_VERSION = '24.22.3';
 export const CODE_SERVER_VERSION = '4.139.1'; // bundles VS Code 1.139.1
+/** The MCP Inspector, a second client of `serve` in the tests; it needs Node 22.19 or later, so it runs on Node 24. */
+export const INSPECTOR_VERSION = '2.12.0';
 
 /** Debian packages by what proves they are present. */
 const APT_PACKAGES = [
@@ -39,22 +41,23 @@ export function cacheDir() {
 }
 
 /**
- * Makes sure Node 24 (and unless `codeServer` is false, the Debian packages and code-server) are
- * installed. Safe to call from several processes at once: installs are serialised by a lock in the
- * cache and each lands by an atomic rename.
- * @param {{ codeServer?: boolean, log?: (line: string) => void }} [options]
- * @returns {Promise<{ cache: string, node24: string, codeServer?: string, chromium?: string }>}
+ * Makes sure Node 24 (with `inspector`, the MCP Inspector; unless `codeServer` is false, the Debian
+ * packages and code-server) are installed. Safe to call from several processes at once: installs
+ * are serialised by a lock in the cache and each lands by an atomic rename.
+ * @param {{ codeServer?: boolean, inspector?: boolean, log?: (line: string) => void }} [options]
+ * @returns {Promise<{ cache: string, node24: string, inspector?: string, codeServer?: string, chromium?: string }>}
  */
-export async function ensureToolchain({ codeServer = true, log = (l) => process.stderr.write(`[toolchain] ${l}\n`) } = {}) {
+export async function ensureToolchain({ codeServer = true, inspector = false, log = (l) => process.stderr.write(`[toolchain] ${l}\n`) } = {}) {
   const cache = cacheDir();
   mkdirSync(join(cache, 'logs'), { recursive: true });
   const release = await acquireLock(join(cache, '.lock'), log);
   try {
     if (codeServer) await installAptPackages(cache, log);
     const node24 = await ensureNode24(cache, log);
-    if (!codeServer) return { cache, node24 };
+    const tools = inspector ? { inspector: await ensureInspector(cache, node24, log) } : {};
+    if (!codeServer) return { cache, node24, ...tools };
     const entry = await ensureCodeServer(cache, node24, log);
-    return { cache, node24, codeServer: entry, chromium: process.env.CHROMIUM || '/usr/bin/chromium' };
+    return { cache, node24, ...tools, codeServer: entry, chromium: process.env.CHROMIUM || '/usr/bin/chromium' };
   } finally {
     release();
   }
@@ -89,18 +92,31 @@ async function ensureNode24(cache, log) {
   return bin;
 }
 
+/** The environment that makes `npm` (and what it runs) use Node 24, so its packages' engines are met. */
+function node24Env(node24) {
+  const nodeHome = join(node24, '..', '..');
+  return { PATH: `${join(nodeHome, 'bin')}:${cleanInstallEnv().PATH ?? ''}`, npm_config_nodedir: nodeHome };
+}
+
+async function ensureInspector(cache, node24, log) {
+  const dir = join(cache, `inspector-${INSPECTOR_VERSION}`);
+  const entry = join(dir, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+  if (existsSync(join(dir, '.ok')) && existsSync(entry)) return entry;
+  log(`installing @modelcontextprotocol/inspector@${INSPECTOR_VERSION}`);
+  await installPackage(dir, `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`, {
+    env: node24Env(node24),
+    logFile: join(cache, 'logs', `inspector-${INSPECTOR_VERSION}.log`),
+  });
+  return entry;
+}
+
 async function ensureCodeServer(cache, node24, log) {
   const dir = join(cache, `code-server-${CODE_SERVER_VERSION}`);
   const entry = join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   if (existsSync(join(dir, '.ok')) && existsSync(entry)) return entry;
   log(`installing code-server@${CODE_SERVER_VERSION} (compiles native modules: about 3 minutes on 2 cores)`);
-  const nodeHome = join(node24, '..', '..');
   // node-gyp must build against Node 24's own headers; without nodedir it tries to download them.
-  const env = {
-    PATH: `${join(nodeHome, 'bin')}:${cleanInstallEnv().PATH ?? ''}`,
-    npm_config_nodedir: nodeHome,
-    JOBS: 'max',
-  };
+  const env = { ...node24Env(node24), JOBS: 'max' };
   await installPackage(dir, `code-server@${CODE_SERVER_VERSION}`, {
     env,
     allowScripts: { 'code-server': true, argon2: true },
@@ -273,13 +289,15 @@ function shellQuote(value) {
 }
 
 async function main(argv) {
-  const unknown = argv.filter((a) => a !== '--node24' && a !== '--all');
+  const unknown = argv.filter((a) => a !== '--node24' && a !== '--all' && a !== '--test-tools');
   if (unknown.length > 0) {
-    process.stderr.write('usage: node scripts/toolchain.mjs [--node24 | --all]\n');
+    process.stderr.write('usage: node scripts/toolchain.mjs [--node24 | --test-tools | --all]\n');
     return 2;
   }
-  const result = await ensureToolchain({ codeServer: !argv.includes('--node24') });
+  const testTools = argv.includes('--test-tools');
+  const result = await ensureToolchain({ codeServer: !argv.includes('--node24') && !testTools, inspector: testTools || argv.includes('--all') });
   const lines = [['MCP_HARNESS_CACHE', result.cache], ['N24', result.node24]];
+  if (result.inspector) lines.push(['INSPECTOR', result.inspector]);
   if (result.codeServer) lines.push(['CODE_SERVER', result.codeServer], ['CHROMIUM', result.chromium]);
   for (const [key, value] of lines) process.stdout.write(`${key}=${shellQuote(value)}\n`);
   return 0;

