@@ -100,7 +100,7 @@ harness.onDidLog((entry) => {
 });
 const provider = new core.OpenAiCompatibleProvider({ baseUrl: `http://127.0.0.1:${modelServer.address().port}/v1`, apiKey: core.LOOPBACK_PLACEHOLDER_KEY, model: 'fake' });
 const gate = new core.PermissionGate({ prompter: { ask: async () => ({ choice: 'deny' }) }, rules: () => ({ allow: ['mcp__count__*'] }) });
-const agent = new core.McpAgent({ tools: () => harness.tools(), callTool: (n, a, o) => harness.callTool(n, a, o), provider, gate });
+const agent = new core.McpAgent({ tools: () => harness.tools(), call: (request, options) => harness.call(request, options), provider, gate });
 const toWire = [];
 const toModel = [];
 try {

@@ -408,8 +408,9 @@ function registryAt10k() {
     const sample = Array.from({ length: SAMPLE }, (_, i) => tools[i * Math.floor(tools.length / SAMPLE)].name);
     const check = () => {
       for (const name of sample) {
-        if (!registry.resolve(name)) throw new Error(`cannot resolve ${name}`);
-        const problem = registry.validateArguments(name, { path: '/tmp', count: 1 });
+        const resolved = registry.resolve(name);
+        if (!resolved) throw new Error(`cannot resolve ${name}`);
+        const problem = registry.validateArguments(resolved.tool, { path: '/tmp', count: 1 });
         if (problem) throw new Error(problem);
       }
     };
