@@ -6,6 +6,7 @@ import { CliInputResolver } from './CliInputResolver';
 import { CliAuthHost, defaultTokenFile, FileSecretStore, MemorySecretStore, openInBrowser, TOKEN_STORE_ENV } from './CliAuthHost';
 import { runCall, runList, runLogin, runLogout, runTools } from './commands';
 import { runDoctor } from './doctor';
+import { runPrompt, runPrompts, runRead, runResources } from './serverItems';
 import { runServe } from './serve';
 
 const USAGE = `mcp-harness ${HARNESS_VERSION}: connect to MCP servers and call their tools
@@ -14,6 +15,10 @@ Usage:
   mcp-harness list   [options]             servers: transport, state, tool count, error
   mcp-harness tools  [options]             every tool, by the name to call it with
   mcp-harness call   TOOL ['{"json":"args"}'] [--timeout MS] [options]
+  mcp-harness resources [options]          every server's resources and resource templates
+  mcp-harness read   URI [--server NAME]   a resource's contents (text; binary summarised, --json whole)
+  mcp-harness prompts [options]            every server's prompts, as SERVER.PROMPT with their arguments
+  mcp-harness prompt SERVER.PROMPT ['{"arg":"value"}']   a prompt's messages
   mcp-harness doctor [options]             find what keeps servers from starting, and the fix
   mcp-harness serve  [--http [HOST:]PORT] [--gateway] ...   be an MCP server (see serve --help)
   mcp-harness login  SERVER [options]      sign in to an HTTP server with OAuth (opens the browser)
@@ -23,7 +28,8 @@ Options:
   --workspace DIR    folder with .vscode/mcp.json, .mcp.json or .harness/mcp.json (default: current folder)
   --config FILE      another config file (repeatable; wins over the workspace files)
   --json             machine-readable output
-  --timeout MS       for call: time without an answer or progress (default: the server's, else 60000)
+  --timeout MS       for call, read, prompt: time without an answer or progress (default: the server's, else 60000)
+  --server NAME      for read: the server to read the URI from (when no single server lists it)
   --inherit-env      give stdio servers the whole environment, not just the safe variables
   --trace            print JSON-RPC traffic to stderr
   -h, --help         this text
@@ -43,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
       config: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       timeout: { type: 'string' },
+      server: { type: 'string' },
       'inherit-env': { type: 'boolean', default: false },
       trace: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -52,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.help) return print(USAGE);
   if (values.version) return print(HARNESS_VERSION);
   const [command, ...rest] = positionals;
-  if (!command) throw new UsageError('missing command (list, tools, call, doctor or serve)');
+  if (!command) throw new UsageError('missing command (list, tools, call, resources, read, prompts, prompt, doctor or serve)');
   const options: CliOptions = {
     workspace: path.resolve(values.workspace ?? process.cwd()),
     configFiles: (values.config ?? []).map((f) => path.resolve(f)),
@@ -69,6 +76,16 @@ async function main(argv: string[]): Promise<number> {
     case 'call':
       if (rest.length < 1 || rest.length > 2) throw new UsageError('call needs TOOL and optionally one JSON argument object');
       return withHarness(options, (h) => runCall(h, options, rest[0], parseToolArgs(rest[1])), []);
+    case 'resources':
+      return withHarness(options, (h) => runResources(h, options), rest);
+    case 'prompts':
+      return withHarness(options, (h) => runPrompts(h, options), rest);
+    case 'read':
+      if (rest.length !== 1) throw new UsageError('read needs the URI of one resource');
+      return withHarness(options, (h) => runRead(h, options, rest[0], values.server), []);
+    case 'prompt':
+      if (rest.length < 1 || rest.length > 2) throw new UsageError('prompt needs SERVER.PROMPT and optionally one JSON object of arguments');
+      return withHarness(options, (h) => runPrompt(h, options, rest[0], parseToolArgs(rest[1])), []);
     case 'login':
     case 'logout': {
       if (rest.length !== 1) throw new UsageError(`${command} needs the SERVER name`);
@@ -81,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
       return withHarness(options, (h) => runDoctor(h, config, options), rest);
     }
     default:
-      throw new UsageError(`unknown command "${command}" (expected list, tools, call, doctor, login, logout or serve)`);
+      throw new UsageError(`unknown command "${command}" (expected list, tools, call, resources, read, prompts, prompt, doctor, login, logout or serve)`);
   }
 }
 

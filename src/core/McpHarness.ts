@@ -229,6 +229,11 @@ export class McpHarness {
     return this._requests.getPrompt(server, name, args, options);
   }
 
+  /** Suggestions for a prompt argument or a resource template variable being typed (`completion/complete`). */
+  complete(...args: Parameters<ServerRequests['complete']>): ReturnType<ServerRequests['complete']> {
+    return this._requests.complete(...args);
+  }
+
   /**
    * Subscribes `holder` to a resource: {@link onDidUpdateResource} then fires when it changes. One
    * upstream subscription however many hold it; renewed when the server reconnects.

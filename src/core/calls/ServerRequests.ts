@@ -1,4 +1,4 @@
-import type { GetPromptResult, Prompt, ReadResourceResult, RequestMethod, ResultTypeMap } from '@modelcontextprotocol/client';
+import type { CompleteResult, GetPromptResult, Prompt, ReadResourceResult, RequestMethod, ResultTypeMap } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors';
 import { McpCallError } from '../mcp/McpCallError';
 import type { McpCallOptions } from '../mcp/McpSession';
@@ -77,6 +77,35 @@ export class ServerRequests {
     const problem = checkPromptArguments(prompt, args);
     if (problem) throw new ServerRequestError(`invalid arguments for prompt "${name}" of server "${server}": ${problem}`, 'invalid_arguments', -32602);
     return this._send(connection, { kind: 'prompt', server, name }, 'prompts/get', name, { name, arguments: args }, options);
+  }
+
+  /**
+   * Suggestions for an argument being typed: a prompt's (`{ type: 'ref/prompt', name }`) or a
+   * resource template variable's (`{ type: 'ref/resource', uri: template }`), with the values of
+   * the arguments already filled in as context. A server without completions answers no values.
+   */
+  async complete(
+    server: string,
+    ref: { readonly type: 'ref/prompt'; readonly name: string } | { readonly type: 'ref/resource'; readonly uri: string },
+    argument: { readonly name: string; readonly value: string },
+    context: Readonly<Record<string, string>> = {},
+    options: ServerRequestOptions = {},
+  ): Promise<CompleteResult['completion']> {
+    const connection = this._o.connection(server);
+    if (!connection) throw new ServerRequestError(`no server named "${server}"`, 'unknown', -32602);
+    if (!connection.snapshot.capabilities?.completions) return { values: [] };
+    const target: ServerRequestTarget = ref.type === 'ref/prompt' ? { kind: 'prompt', server, name: ref.name } : { kind: 'resource', server, uri: ref.uri };
+    const decision = (options.policy ?? CALLER_POLICY).decide(target);
+    if (decision.outcome === 'deny') throw new ServerRequestError(`unknown ${target.kind} "${ref.type === 'ref/prompt' ? ref.name : ref.uri}"`, 'denied', -32602);
+    try {
+      const params = { ref, argument, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) };
+      const signal = options.signal;
+      const result = await connection.request({ method: 'completion/complete', params }, { ...(signal ? { signal } : {}), ...callTimeouts(connection.definition, this._o.defaults(), options.timeoutMs) });
+      return result.completion;
+    } catch (err) {
+      if (err instanceof McpCallError) throw new ServerRequestError(`${server}: ${err.message}`, err.kind, err.code);
+      throw err;
+    }
   }
 
   /** Sends `resources/subscribe` or `resources/unsubscribe` for a resource the policy allows. */
