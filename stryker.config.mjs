@@ -9,6 +9,7 @@ export default {
     'src/core/tools/**/*.ts',
     'src/core/permissions/**/*.ts',
     'src/core/agent/**/*.ts',
+    'src/core/calls/**/*.ts',
     // Built-in tools touch the file system and processes; the integration tests cover them.
     '!src/core/tools/builtin/**',
     // Declarations only: nothing to mutate.

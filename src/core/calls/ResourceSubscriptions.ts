@@ -42,7 +42,8 @@ export class ResourceSubscriptions extends Disposable {
     const key = keyOf(server, uri);
     const existing = this._upstream.get(key);
     if (existing) {
-      if (existing.pending) await existing.pending;
+      // A subscription someone else is making: wait for it; if it fails, this holder tries itself.
+      if (existing.pending) await existing.pending.catch(() => undefined);
       // The request we waited for may have failed and taken the entry with it.
       if (this._upstream.get(key) === existing) {
         existing.holders.add(holder);
