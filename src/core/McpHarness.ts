@@ -11,7 +11,7 @@ import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from 
 import { DEFAULT_MAX_OUTPUT_CHARS, errorResult, formatToolResult } from './tools/formatToolResult';
 import { MCP_TOOL_NAME_PREFIX, sanitizeToolNamePart } from './tools/McpToolNaming';
 import { ToolRegistry } from './tools/ToolRegistry';
-import { ToolSearchCache } from './agent/ToolSearch';
+import { ToolSearchCache } from './tools/search/ToolSearchCache';
 import type { BuiltinTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
 import { errorMessage } from './base/errors';
@@ -108,7 +108,8 @@ export class McpHarness {
 
   /**
    * The tools best matching `query` (names, titles, descriptions, parameter names), best
-   * first; at most `limit` (default 8). The index is rebuilt only when the tools change.
+   * first; at most `limit` (default 8). Only tools that are new or changed since the last search
+   * are indexed again.
    */
   searchTools(query: string, options: { limit?: number } = {}): HarnessTool[] {
     this._toolSearch ??= new ToolSearchCache();

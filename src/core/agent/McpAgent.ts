@@ -3,7 +3,7 @@ import type { IAuditSink } from '../permissions/AuditLog';
 import type { IToolCallGate } from '../permissions/PermissionGate';
 import { TOOL_OUTPUT_NOTE, wrapToolOutput } from './toolOutput';
 import { ToolCallRunner, parseToolArguments, type AgentCallTool, type ToolResultMessage } from './ToolCallRunner';
-import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC, ToolSearchCache, exceedsToolBudget, toModelToolSpec, type ToolSearchBudget } from './ToolSearch';
+import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC, ToolSearchCache, exceedsToolBudget, formatSearchResult, toModelToolSpec, type ToolSearchBudget } from '../tools/search';
 import { ModelProviderError, type AgentEvent, type ChatMessage, type IModelProvider, type ModelProviderErrorKind, type ModelToolCall, type ModelToolSpec } from './types';
 import { errorMessage } from '../base/errors';
 
@@ -168,9 +168,7 @@ export class McpAgent {
     } else {
       const hits = this._search.search(enabled, query, { limit });
       for (const hit of hits) found.add(hit.name);
-      text = hits.length
-        ? JSON.stringify({ tools: hits.map(toModelToolSpec), note: 'These tools can be called from the next step on.' })
-        : `No tool matches "${query}". Try other words.`;
+      text = formatSearchResult(query, hits);
     }
     emit({ type: 'tool_call', callId: call.id, toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, durationMs: 0 });
     return { role: 'tool', toolCallId: call.id, toolName: call.name, content: wrapToolOutput(call.name, text, isError), isError };
