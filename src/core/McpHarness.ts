@@ -107,7 +107,7 @@ export class McpHarness {
   }
 
   /**
-   * The tools best matching `query` (names, titles, descriptions, parameter names), best
+   * The tools best matching `query` (names, titles, servers, descriptions, parameters), best
    * first; at most `limit` (default 8). Only tools that are new or changed since the last search
    * are indexed again.
    */
