@@ -157,6 +157,7 @@ describe('search result', () => {
       ].join('\n'),
     );
     expect(formatSearchResult('zzz', [])).toBe('No tool matches "zzz". Try other words.');
+    expect(formatSearchResult('read', [builtin]).split('\n')[0]).toBe('1 tool matches "read", best first. They can be called from the next step on.');
   });
 
   it('keeps a description to one line of at most 160 characters', () => {
@@ -170,5 +171,12 @@ describe('search result', () => {
     expect(cut.endsWith('\u2026')).toBe(true);
     expect(words.startsWith(cut.slice(0, -1))).toBe(true);
     expect(summarizeDescription('x'.repeat(300))).toBe(`${'x'.repeat(159)}\u2026`);
+    expect(summarizeDescription('\n   \nSecond line')).toBe('Second line');
+    expect(summarizeDescription('y'.repeat(160))).toBe('y'.repeat(160));
+    // A sentence end or a space just at 40 characters still counts; before it, the cut falls elsewhere.
+    expect(summarizeDescription(`${'a'.repeat(40)}. ${'b'.repeat(200)}`)).toBe(`${'a'.repeat(40)}.`);
+    expect(summarizeDescription(`${'a'.repeat(39)}. ${'b'.repeat(200)}`)).toBe(`${'a'.repeat(39)}.\u2026`);
+    expect(summarizeDescription(`${'a'.repeat(40)} ${'b'.repeat(200)}`)).toBe(`${'a'.repeat(40)}\u2026`);
+    expect(summarizeDescription(`${'a'.repeat(39)} ${'b'.repeat(200)}`)).toBe(`${'a'.repeat(39)} ${'b'.repeat(119)}\u2026`);
   });
 });

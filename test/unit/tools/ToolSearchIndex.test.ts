@@ -69,6 +69,31 @@ describe('ToolSearchIndex', () => {
     expect(names('zzzqqq')).toEqual([]);
   });
 
+  it('weighs a match in a name or title over one in a description, and takes other weights', () => {
+    const tools = [
+      t('x', 'lookup', 'Finds a ledger quickly, an entry of the accounts'),
+      t('x', 'ledger_entries', 'Reads rows'),
+      t('x', 'convert', 'Turns amounts', {}, 'Ledger converter'),
+    ];
+    expect(new ToolSearchIndex(tools).search('ledger').map((x) => x.originalName)).toEqual(['ledger_entries', 'convert', 'lookup']);
+    const byDescription = new ToolSearchIndex(tools, { weights: { name: 0.1, title: 0.1, description: 5 } });
+    expect(byDescription.search('ledger')[0]!.originalName).toBe('lookup');
+    expect(new ToolSearchIndex().size).toBe(0);
+  });
+
+  it('indexes each parameter name and description as its own words, and skips odd schemas', () => {
+    const tools = [
+      t('x', 'versions', 'Compares releases', { v1: 'Old build', v2: 'New build' }),
+      { ...t('x', 'odd', 'Takes anything'), inputSchema: { type: 'object', properties: { flag: true, other: null, text: { description: 42 } } } },
+      { ...t('x', 'bare', 'Takes nothing'), inputSchema: { type: 'object', properties: 'none' } },
+    ];
+    const index = new ToolSearchIndex(tools);
+    expect(index.search('v2').map((x) => x.originalName)).toEqual(['versions']);
+    expect(index.search('old').map((x) => x.originalName)).toEqual(['versions']);
+    expect(index.search('flag').map((x) => x.originalName)).toEqual(['odd']);
+    expect(index.search('none')).toEqual([]);
+  });
+
   it('returns at most 8 by default', () => {
     expect(new ToolSearchIndex(filler(40)).search('thing')).toHaveLength(8);
   });
@@ -108,6 +133,33 @@ describe('ToolSearchIndex updates', () => {
     for (const query of ['read file', 'thing number 7', 'create', 'weather forecast', 'repository owner', 'value']) {
       expect(index.search(query, { limit: 25 }).map((x) => x.name), query).toEqual(fresh.search(query, { limit: 25 }).map((x) => x.name));
     }
+  });
+
+  it('re-indexes a tool when any indexed text changes, even with the same schema object', () => {
+    const base = t('x', 'alpha', 'First tool', { id: '' }, 'Alpha');
+    const index = new ToolSearchIndex([base]);
+    const changes: Array<[Partial<HarnessTool>, string]> = [
+      [{ description: 'Second tool' }, 'second'],
+      [{ title: 'Omega' }, 'omega'],
+      [{ server: 'renamed' }, 'renamed'],
+      [{ originalName: 'gamma' }, 'gamma'],
+    ];
+    let indexed = index.documentsIndexed;
+    for (const [change, word] of changes) {
+      const changed = { ...base, ...change };
+      index.update([changed]);
+      expect(index.documentsIndexed, word).toBe(++indexed);
+      expect(index.search(word), word).toEqual([changed]);
+    }
+  });
+
+  it('keeps the first of two tools with one name', () => {
+    const first = t('x', 'echo', 'Echoes text');
+    const second = { ...first, description: 'Echoes text loudly' };
+    const index = new ToolSearchIndex([first, second]);
+    expect(index.size).toBe(1);
+    expect(index.search('echoes')).toEqual([first]);
+    expect(index.search('loudly')).toEqual([]);
   });
 
   it('breaks ties by the order of the tool list', () => {

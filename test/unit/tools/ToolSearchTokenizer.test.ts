@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolSearchTokenizer, WordSegmenter } from '../../../src/core/tools/search';
+import { remember } from '../../../src/core/tools/search/remember';
 
 describe('ToolSearchTokenizer', () => {
   const tokenizer = new ToolSearchTokenizer();
@@ -69,12 +70,24 @@ describe('WordSegmenter', () => {
     expect(small.split('listopen'.repeat(6))).toEqual(['listopen'.repeat(6)]);
   });
 
+  it('splits words of 6 to 40 letters only, and a repeated vocabulary word keeps its first rank', () => {
+    expect(small.split('pullis')).toEqual(['pull', 'is']);
+    expect(small.split(`${'list'.repeat(9)}open`)).toHaveLength(10);
+    expect(small.split(`${'list'.repeat(9)}opens`)).toEqual([`${'list'.repeat(9)}opens`]);
+    // "ab" is common and "abab" rare, unless the later duplicate of "abab" would count.
+    const ranked = new WordSegmenter(['ab', 'cd', ...Array.from({ length: 50 }, (_, i) => `w${i}`), 'abab', 'abab']);
+    expect(ranked.split('ababcd')).toEqual(['ab', 'ab', 'cd']);
+    const dup = new WordSegmenter(['abab', 'cd', ...Array.from({ length: 50 }, (_, i) => `w${i}`), 'ab', 'abab']);
+    expect(dup.split('ababcd')).toEqual(['abab', 'cd']);
+  });
+
   it('knows inflected forms through a shared stem', () => {
     const stem = (w: string) => w.replace(/(es|s|ed)$/, '');
     expect(small.hasForm('issues', stem)).toBe(true);
     expect(small.hasForm('listed', stem)).toBe(true);
     expect(small.hasForm('opened', stem)).toBe(true);
     expect(small.hasForm('zorblax', stem)).toBe(false);
+    expect(small.hasForm('pull', () => 'no such stem')).toBe(true);
   });
 
   it('gives the same answer every time', () => {
@@ -83,5 +96,24 @@ describe('WordSegmenter', () => {
     const first = english.split('sendemailnotification');
     expect(first).toEqual(['send', 'email', 'notification']);
     expect(english.split('sendemailnotification')).toEqual(first);
+  });
+});
+
+describe('remember', () => {
+  it('computes a value once and starts over at the limit', () => {
+    const cache = new Map<string, number>();
+    let calls = 0;
+    const length = (key: string) => {
+      calls++;
+      return key.length;
+    };
+    expect(remember(cache, 'ab', 2, length)).toBe(2);
+    expect(remember(cache, 'ab', 2, length)).toBe(2);
+    expect(calls).toBe(1);
+    remember(cache, 'abc', 2, length);
+    expect([...cache.keys()]).toEqual(['ab', 'abc']);
+    remember(cache, 'abcd', 2, length);
+    expect([...cache.keys()]).toEqual(['abcd']);
+    expect(calls).toBe(3);
   });
 });

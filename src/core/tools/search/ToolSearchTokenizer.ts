@@ -1,5 +1,6 @@
 import { eng as ENGLISH_STOP_WORDS } from 'stopword';
 import porter2 from 'wink-porter2-stemmer';
+import { remember } from './remember';
 import { WordSegmenter } from './WordSegmenter';
 
 /** Which text steps run; all do by default (turning one off is for measuring what it brings). */
@@ -112,11 +113,5 @@ function splitIdentifier(word: string): string[] {
 }
 
 function stem(word: string): string {
-  let stemmed = STEMS.get(word);
-  if (stemmed === undefined) {
-    stemmed = porter2(word);
-    if (STEMS.size >= MAX_STEMS) STEMS.clear();
-    STEMS.set(word, stemmed);
-  }
-  return stemmed;
+  return remember(STEMS, word, MAX_STEMS, porter2);
 }

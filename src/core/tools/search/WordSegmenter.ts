@@ -1,4 +1,5 @@
 import ENGLISH_WORDS from 'wordsninja/words-en.json';
+import { remember } from './remember';
 
 /**
  * How many of wordsninja's English words (most frequent first) the segmenter knows. esbuild.mjs
@@ -50,44 +51,34 @@ export class WordSegmenter {
     return WordSegmenter._english;
   }
 
-  /** Whether `word` (lower case) is in the vocabulary. */
-  has(word: string): boolean {
-    return this._cost.has(word);
-  }
-
   /**
    * Whether `word` is in the vocabulary or shares its `stem` with a vocabulary word: with the
-   * Porter stemmer, `notifications` is known through `notification` (both `notif`).
+   * Porter stemmer, `notifications` is known through `notification` (both `notif`). Stems are
+   * kept per four-letter prefix, so pass the same `stem` every time.
    */
   hasForm(word: string, stem: (word: string) => string): boolean {
     if (this._cost.has(word)) return true;
-    const prefix = word.slice(0, 4);
-    let stems = this._stemsByPrefix.get(prefix);
-    if (stems === undefined) {
-      if (this._byPrefix === undefined) {
-        this._byPrefix = new Map();
-        for (const known of this._cost.keys()) {
-          const group = this._byPrefix.get(known.slice(0, 4));
-          if (group) group.push(known);
-          else this._byPrefix.set(known.slice(0, 4), [known]);
-        }
-      }
-      stems = new Set((this._byPrefix.get(prefix) ?? []).map(stem));
-      this._stemsByPrefix.set(prefix, stems);
-    }
+    const stems = remember(this._stemsByPrefix, word.slice(0, 4), MAX_CACHED, (prefix) => new Set((this._groups().get(prefix) ?? []).map(stem)));
     return stems.has(stem(word));
   }
 
   /** The parts of a lower-case `word`, or `[word]` when it does not split. */
   split(word: string): readonly string[] {
     if (word.length < MIN_SPLIT_LENGTH || word.length > MAX_SPLIT_LENGTH || !LOWER_CASE_LETTERS.test(word)) return [word];
-    let parts = this._cache.get(word);
-    if (parts === undefined) {
-      parts = this._segment(word);
-      if (this._cache.size >= MAX_CACHED) this._cache.clear();
-      this._cache.set(word, parts);
+    return remember(this._cache, word, MAX_CACHED, (w) => this._segment(w));
+  }
+
+  /** Vocabulary words by their first four letters, grouped on first use. */
+  private _groups(): ReadonlyMap<string, readonly string[]> {
+    if (this._byPrefix === undefined) {
+      this._byPrefix = new Map();
+      for (const known of this._cost.keys()) {
+        const group = this._byPrefix.get(known.slice(0, 4));
+        if (group) group.push(known);
+        else this._byPrefix.set(known.slice(0, 4), [known]);
+      }
     }
-    return parts;
+    return this._byPrefix;
   }
 
   private _partCost(part: string): number {
