@@ -1,6 +1,7 @@
 // Bundles every entry point. `node esbuild.mjs [--watch] [--production]`.
 import * as esbuild from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -23,6 +24,27 @@ const sdkServerIsPure = {
   },
 };
 
+/**
+ * wordsninja's list holds 126,000 words (1.8 MB of JSON); the segmenter reads only the most
+ * frequent SEGMENTER_VOCABULARY of them, so the bundles carry only those, packed. The number is
+ * read from the segmenter's source, so the two cannot drift apart.
+ */
+const segmenterSource = readFileSync(new URL('./src/core/tools/search/WordSegmenter.ts', import.meta.url), 'utf8');
+const vocabularySize = Number(/export const SEGMENTER_VOCABULARY = ([\d_]+);/.exec(segmenterSource)?.[1].replaceAll('_', ''));
+if (!Number.isInteger(vocabularySize) || vocabularySize <= 0) throw new Error('esbuild.mjs: SEGMENTER_VOCABULARY not found in src/core/tools/search/WordSegmenter.ts');
+const segmenterVocabulary = {
+  name: 'segmenter-vocabulary',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]wordsninja[\\/]words-en\.json$/ }, async (args) => {
+      const words = JSON.parse(readFileSync(args.path, 'utf8')).slice(0, vocabularySize);
+      // Brotli in base64 is 57% of the words as one string; unpacking takes a few ms on first use.
+      const packed = brotliCompressSync(words.join(' '), { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }).toString('base64');
+      const contents = `import { brotliDecompressSync } from 'node:zlib';\nexport default brotliDecompressSync(Buffer.from(${JSON.stringify(packed)}, 'base64')).toString('utf8').split(' ');\n`;
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
 const node = {
   bundle: true,
   platform: 'node',
@@ -35,7 +57,7 @@ const node = {
   mainFields: ['module', 'main'],
   external: ['vscode'],
   define: { __HARNESS_VERSION__: JSON.stringify(version) },
-  plugins: [sdkServerIsPure],
+  plugins: [sdkServerIsPure, segmenterVocabulary],
 };
 
 /** @type {esbuild.BuildOptions[]} */

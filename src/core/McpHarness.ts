@@ -15,7 +15,7 @@ import { McpServerManager } from './mcp/McpServerManager';
 import { isServingState, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
 import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from './mcp/serverEnvironment';
 import { ToolRegistry } from './tools/ToolRegistry';
-import { ToolSearchCache } from './agent/ToolSearch';
+import { ToolSearchCache } from './tools/search/ToolSearchCache';
 import type { BuiltinTool, HarnessTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
 
@@ -125,8 +125,9 @@ export class McpHarness {
   }
 
   /**
-   * The tools best matching `query` (names, titles, descriptions, parameter names), best
-   * first; at most `limit` (default 8). The index is rebuilt only when the tools change.
+   * The tools best matching `query` (names, titles, servers, descriptions, parameters), best
+   * first; at most `limit` (default 8). Only tools that are new or changed since the last search
+   * are indexed again.
    */
   searchTools(query: string, options: { limit?: number; tools?: readonly HarnessTool[] } = {}): HarnessTool[] {
     this._toolSearch ??= new ToolSearchCache();

@@ -5,7 +5,7 @@ import type { ICallDecider } from '../permissions/types';
 import type { HarnessTool } from '../tools/types';
 import { ModelToolCalls, toolMessage, type AgentCallTool, type ToolResultMessage } from './ModelToolCalls';
 import { TOOL_OUTPUT_NOTE } from './toolOutput';
-import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC, ToolSearchCache, exceedsToolBudget, toModelToolSpec, type ToolSearchBudget } from './ToolSearch';
+import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC, ToolSearchCache, exceedsToolBudget, formatSearchResult, toModelToolSpec, type ToolSearchBudget } from '../tools/search';
 import { ModelProviderError, type AgentEvent, type ChatMessage, type IModelProvider, type ModelProviderErrorKind, type ModelToolCall, type ModelToolSpec } from './types';
 import { errorMessage } from '../base/errors';
 
@@ -168,9 +168,7 @@ export class McpAgent {
     } else {
       const hits = this._search.search(this._options.tools(), query, { limit });
       for (const hit of hits) found.add(hit.name);
-      text = hits.length
-        ? JSON.stringify({ tools: hits.map(toModelToolSpec), note: 'These tools can be called from the next step on.' })
-        : `No tool matches "${query}". Try other words.`;
+      text = formatSearchResult(query, hits);
     }
     emit({ type: 'tool_call', modelCallId: call.id, callId: randomUUID(), toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, runMs: 0 });
     return toolMessage(call, text, isError);

@@ -5,21 +5,7 @@ export { McpAgent, DEFAULT_MAX_STEPS, DEFAULT_SYSTEM_PROMPT } from './McpAgent';
 export type { McpAgentOptions, AgentTurnOptions, AgentTurnResult, AgentEndReason } from './McpAgent';
 export { ModelToolCalls, toolMessage } from './ModelToolCalls';
 export type { AgentCallTool, ToolResultMessage, ModelToolCallsOptions } from './ModelToolCalls';
-export {
-  ToolSearchIndex,
-  ToolSearchCache,
-  SEARCH_TOOLS_NAME,
-  SEARCH_TOOLS_SPEC,
-  DEFAULT_MAX_TOOLS,
-  DEFAULT_MAX_SCHEMA_SHARE,
-  DEFAULT_CONTEXT_WINDOW,
-  DEFAULT_SEARCH_LIMIT,
-  estimateTokens,
-  estimateSchemaTokens,
-  exceedsToolBudget,
-  toModelToolSpec,
-} from './ToolSearch';
-export type { ToolSearchBudget } from './ToolSearch';
+export * from '../tools/search';
 export { TOOL_OUTPUT_NOTE, wrapToolOutput } from './toolOutput';
 export { DirectCommands, parseDirectCommand, DIRECT_COMMANDS_HELP } from './DirectCommands';
 export type { DirectCommand, DirectCommandsOptions } from './DirectCommands';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DIRECT_COMMANDS_HELP, DirectCommands, parseDirectCommand, type DirectCommandServer } from '../agent/DirectCommands';
 import { McpAgent } from '../agent/McpAgent';
 import { ModelToolCalls, type AgentCallTool } from '../agent/ModelToolCalls';
-import type { ToolSearchBudget } from '../agent/ToolSearch';
+import type { ToolSearchBudget } from '../tools/search';
 import type { AgentEvent, ChatMessage, IModelProvider } from '../agent/types';
 import type { IAuditSink } from '../permissions/AuditLog';
 import type { ICallDecider } from '../permissions/types';

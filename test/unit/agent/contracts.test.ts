@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIRECT_COMMANDS_HELP } from '../../../src/core/agent/DirectCommands';
 import { AnthropicProvider } from '../../../src/core/agent/providers/AnthropicProvider';
 import { OpenAiCompatibleProvider } from '../../../src/core/agent/providers/OpenAiCompatibleProvider';
-import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC } from '../../../src/core/agent/ToolSearch';
+import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC } from '../../../src/core/tools/search';
 import { TOOL_OUTPUT_NOTE, wrapToolOutput } from '../../../src/core/agent/toolOutput';
 import { ModelProviderError } from '../../../src/core/agent/types';
 

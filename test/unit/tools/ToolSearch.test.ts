@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HarnessTool } from '../../../src/core/tools/types';
 import type { AgentCallTool } from '../../../src/core/agent/ModelToolCalls';
 import { McpAgent } from '../../../src/core/agent/McpAgent';
-import {
-  SEARCH_TOOLS_NAME,
-  ToolSearchCache,
-  ToolSearchIndex,
-  estimateSchemaTokens,
-  estimateTokens,
-  exceedsToolBudget,
-} from '../../../src/core/agent/ToolSearch';
+import { SEARCH_TOOLS_NAME, estimateSchemaTokens, estimateTokens, exceedsToolBudget, formatSearchResult, summarizeDescription } from '../../../src/core/tools/search';
 import type { AgentEvent } from '../../../src/core/agent/types';
 import { ScriptedProvider, callTools, say } from '../../support/scriptedProvider';
 
@@ -37,48 +30,6 @@ const answering = (text: string): AgentCallTool => async (request, options) => {
   return { callId: options.callId ?? 'x', state: 'done', isError: false, text, content: [{ type: 'text', text }], warnings: [] };
 };
 const filler = (n: number) => Array.from({ length: n }, (_, i) => t(`s${i % 20}`, `tool_${i}`, `Does thing number ${i}`, ['value']));
-
-describe('ToolSearchIndex', () => {
-  const index = new ToolSearchIndex(catalog);
-  const names = (q: string, limit?: number) => index.search(q, limit === undefined ? {} : { limit }).map((x) => x.originalName);
-
-  it('ranks by names, descriptions, titles and parameter names, best first', () => {
-    expect(names('create issue')[0]).toBe('create_issue');
-    expect(names('pull requests')[0]).toBe('list_pull_requests');
-    expect(names('weather')[0]).toBe('forecast');
-    expect(names('latitude')[0]).toBe('forecast');
-    expect(names('read file')[0]).toBe('read_text_file');
-    expect(names('knowledge')[0]).toBe('read_graph');
-  });
-
-  it('splits camelCase names and parameters, and matches prefixes', () => {
-    expect(names('create event')[0]).toBe('createEvent');
-    expect(names('start time')[0]).toBe('createEvent');
-    expect(names('forec')[0]).toBe('forecast');
-  });
-
-  it('limits the results and returns none for an empty query or no match', () => {
-    expect(names('repository', 1)).toEqual(['create_issue']);
-    expect(names('read', 1.9)).toHaveLength(1);
-    expect(names('read', 0)).toHaveLength(1);
-    expect(names('   ')).toEqual([]);
-    expect(names('zzzqqq')).toEqual([]);
-  });
-
-  it('returns at most 8 by default', () => {
-    expect(new ToolSearchIndex(filler(40)).search('thing')).toHaveLength(8);
-  });
-});
-
-describe('ToolSearchCache', () => {
-  it('re-indexes when the tools change', () => {
-    const cache = new ToolSearchCache();
-    expect(cache.search(catalog, 'forecast').map((x) => x.name)).toEqual(['mcp__weather__forecast']);
-    const renamed = catalog.map((x) => (x.originalName === 'forecast' ? { ...x, name: 'mcp__wx__forecast' } : x));
-    expect(cache.search(renamed, 'forecast').map((x) => x.name)).toEqual(['mcp__wx__forecast']);
-    expect(cache.search(renamed, 'forecast')[0]).toBe(renamed[4]);
-  });
-});
 
 describe('budget', () => {
   it('estimates about four characters a token', () => {
@@ -131,10 +82,33 @@ describe('tool search in the loop', () => {
     expect(provider.requests[0]!.tools.map((x) => x.name)).toEqual([SEARCH_TOOLS_NAME, 'mcp__memory__read_graph']);
     expect(provider.requests[1]!.tools.map((x) => x.name)).toEqual([SEARCH_TOOLS_NAME, 'mcp__memory__read_graph', 'mcp__weather__forecast']);
     const found = provider.requests[1]!.messages.at(-1)!;
-    expect(found.content).toContain('"name":"mcp__weather__forecast"');
-    expect(found.content).toContain('"latitude"');
+    // Name, server and a one-line description come before the schema.
+    expect(found.content).toContain(
+      '1. mcp__weather__forecast (server "weather"): Forecast for a place\n   input: {"type":"object","properties":{"latitude":{"type":"string"},"longitude":{"type":"string"}}}',
+    );
     const searchCard = events.find((e) => e.type === 'tool_call' && e.modelCallId === 's1');
     expect(searchCard).toMatchObject({ state: 'done', arguments: { query: 'weather forecast', limit: 2 } });
+  });
+
+  it('keeps offering the tools the model used in later turns, and found but unused ones only for their turn', async () => {
+    const provider = new ScriptedProvider([
+      callTools(['s1', SEARCH_TOOLS_NAME, { query: 'read', limit: 2 }]),
+      callTools(['c1', 'mcp__fs__read_text_file', { path: 'a.txt' }]),
+      say('read it'),
+      say('again'),
+    ]);
+    const agent = new McpAgent({
+      tools: () => tools,
+      provider,
+      gate: { decide: async () => ({ outcome: 'allow', decider: { by: 'rule', rule: '*' } }) },
+      call: answering('text'),
+    });
+    const first = await agent.runTurn([], 'read a.txt', { signal: new AbortController().signal });
+    const found = ['mcp__fs__read_text_file', 'mcp__memory__read_graph'];
+    expect(provider.requests[1]!.tools.map((x) => x.name).sort()).toEqual([SEARCH_TOOLS_NAME, ...found].sort());
+    expect(provider.requests[2]!.tools.map((x) => x.name).sort()).toEqual([SEARCH_TOOLS_NAME, ...found].sort());
+    await agent.runTurn(first.messages, 'and now?', { signal: new AbortController().signal });
+    expect(provider.requests[3]!.tools.map((x) => x.name)).toEqual([SEARCH_TOOLS_NAME, 'mcp__fs__read_text_file']);
   });
 
   it('caps a search at 25 tools', async () => {
@@ -143,8 +117,9 @@ describe('tool search in the loop', () => {
     const events: AgentEvent[] = [];
     await agent.runTurn([], 'x', { signal: new AbortController().signal, onEvent: (e) => events.push(e) });
     const [capped, plain] = events.filter((e): e is Extract<AgentEvent, { type: 'tool_call' }> => e.type === 'tool_call');
-    expect(JSON.parse(capped!.output!).tools).toHaveLength(25);
-    expect(JSON.parse(plain!.output!).tools).toHaveLength(8);
+    const listed = (output: string | undefined) => output!.match(/^\d+\. mcp__\S+ \(server /gm) ?? [];
+    expect(listed(capped!.output)).toHaveLength(25);
+    expect(listed(plain!.output)).toHaveLength(8);
     expect(capped!.runMs).toBe(0);
     expect(provider.requests[1]!.tools).toHaveLength(1 + 25);
   });
@@ -172,5 +147,43 @@ describe('tool search in the loop', () => {
     const tight = new ScriptedProvider([say('a')]);
     await new McpAgent({ tools: () => catalog, toolSearch: { maxTools: 3 }, provider: tight, gate: { decide: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: '*' } }) }, call: answering('') }).runTurn([], 'x', { signal: new AbortController().signal });
     expect(tight.requests[0]!.tools.map((x) => x.name)).toEqual([SEARCH_TOOLS_NAME]);
+  });
+});
+
+describe('search result', () => {
+  it('lists name, server and a one-line description before each schema, best first', () => {
+    const builtin: HarnessTool = { name: 'read_file', originalName: 'read_file', description: 'Reads a file.\nSecond line.', inputSchema: { type: 'object' }, pin: 'p' };
+    expect(formatSearchResult('read', [catalog[3]!, builtin])).toBe(
+      [
+        '2 tools match "read", best first. They can be called from the next step on.',
+        '',
+        '1. mcp__fs__read_text_file (server "fs"): Reads a file from disk as text',
+        '   input: {"type":"object","properties":{"path":{"type":"string"}}}',
+        '2. read_file (built-in): Reads a file.',
+        '   input: {"type":"object"}',
+      ].join('\n'),
+    );
+    expect(formatSearchResult('zzz', [])).toBe('No tool matches "zzz". Try other words.');
+    expect(formatSearchResult('read', [builtin]).split('\n')[0]).toBe('1 tool matches "read", best first. They can be called from the next step on.');
+  });
+
+  it('keeps a description to one line of at most 160 characters', () => {
+    expect(summarizeDescription('  Lists   issues\n\nMore text')).toBe('Lists issues');
+    expect(summarizeDescription('')).toBe('(no description)');
+    const sentences = `${'a'.repeat(50)}. ${'b'.repeat(150)}`;
+    expect(summarizeDescription(sentences)).toBe(`${'a'.repeat(50)}.`);
+    const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    const cut = summarizeDescription(words);
+    expect(cut.length).toBeLessThanOrEqual(160);
+    expect(cut.endsWith('\u2026')).toBe(true);
+    expect(words.startsWith(cut.slice(0, -1))).toBe(true);
+    expect(summarizeDescription('x'.repeat(300))).toBe(`${'x'.repeat(159)}\u2026`);
+    expect(summarizeDescription('\n   \nSecond line')).toBe('Second line');
+    expect(summarizeDescription('y'.repeat(160))).toBe('y'.repeat(160));
+    // A sentence end or a space just at 40 characters still counts; before it, the cut falls elsewhere.
+    expect(summarizeDescription(`${'a'.repeat(40)}. ${'b'.repeat(200)}`)).toBe(`${'a'.repeat(40)}.`);
+    expect(summarizeDescription(`${'a'.repeat(39)}. ${'b'.repeat(200)}`)).toBe(`${'a'.repeat(39)}.\u2026`);
+    expect(summarizeDescription(`${'a'.repeat(40)} ${'b'.repeat(200)}`)).toBe(`${'a'.repeat(40)}\u2026`);
+    expect(summarizeDescription(`${'a'.repeat(39)} ${'b'.repeat(200)}`)).toBe(`${'a'.repeat(39)} ${'b'.repeat(119)}\u2026`);
   });
 });
