@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { redactSecrets } from './redactSecrets';
+import { redactSecrets, redactString } from './redactSecrets';
 import type { PermissionDecider } from './types';
 
 /** Who made a call that came in through `serve` (absent for the harness's own chat). */
@@ -111,7 +111,7 @@ export class AuditLog implements IAuditSink {
       durationMs: now - open.startedAt,
       outcome: result.outcome,
       outputChars: result.outputChars,
-      error: result.error,
+      error: result.error === undefined ? undefined : redactString(result.error),
       method: open.method,
       client: open.client,
     });
@@ -126,7 +126,7 @@ export class AuditLog implements IAuditSink {
       tool: entry.tool,
       arguments: redactSecrets(entry.arguments),
       decider: entry.decider,
-      reason: entry.reason,
+      reason: entry.reason === undefined ? undefined : redactString(entry.reason),
       method: entry.method,
       client: entry.client,
     });
