@@ -1,3 +1,5 @@
+// The facade is one class by design (every host action is a method here); it is longer than 300
+// lines for that reason, with masking, naming, tool tables and process code in their own files.
 import * as os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Emitter, type Event } from './base/event';
@@ -15,6 +17,7 @@ import { ToolSearchCache } from './agent/ToolSearch';
 import type { BuiltinTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
 import { errorMessage } from './base/errors';
+import { HarnessSecrets } from './HarnessSecrets';
 
 export type {
   HarnessApplyResult,
@@ -52,6 +55,7 @@ export class McpHarness {
   /** Exposed tool names each server offered the last time it ran, to explain calls while it is down. */
   private readonly _lastToolNames = new Map<string, ReadonlySet<string>>();
   private _toolSearch: ToolSearchCache | undefined;
+  private readonly _secrets = new HarnessSecrets();
 
   constructor(options: HarnessOptions = {}) {
     this._options = options;
@@ -73,7 +77,7 @@ export class McpHarness {
     });
     this._store.add(this.manager.onDidChangeServer((s) => this._syncServer(s.name)));
     this._store.add(this.manager.onDidChangeServers(() => this._syncAll()));
-    this._store.add(this.manager.onDidLog((e) => this._onDidLog.fire(e)));
+    this._store.add(this.manager.onDidLog((e) => this._onDidLog.fire(this._secrets.logEntry(e))));
     this._store.add(this.registry.onDidChange(() => this._onDidChange.fire()));
   }
 
@@ -85,12 +89,17 @@ export class McpHarness {
 
   /** Every server in configuration order. */
   servers(): HarnessServer[] {
-    return this.manager.servers().map(toHarnessServer);
+    return this.snapshots().map(toHarnessServer);
   }
 
-  /** Full snapshots, for hosts that show everything (tree views, tooltips). */
+  /** Full snapshots, for hosts that show everything (tree views, tooltips); resolved secrets masked. */
   snapshots(): McpServerSnapshot[] {
-    return this.manager.servers();
+    return this.manager.servers().map((s) => this._secrets.snapshot(s));
+  }
+
+  /** `text` with every secret a server's definition resolved to (and URL passwords) masked: for anything quoted from a server. */
+  maskSecrets(text: string): string {
+    return this._secrets.mask(text);
   }
 
   /** Every callable tool: built-ins first, then each server's. */
@@ -176,6 +185,10 @@ export class McpHarness {
 
   /** Calls a tool by exposed name. Never rejects for expected failures: they come back as `isError` results. */
   async callTool(name: string, args: unknown = {}, options: HarnessCallOptions = {}): Promise<HarnessCallResult> {
+    return this._secrets.callResult(await this._callTool(name, args, options));
+  }
+
+  private async _callTool(name: string, args: unknown, options: HarnessCallOptions): Promise<HarnessCallResult> {
     const resolved = this.registry.resolve(name);
     if (!resolved) {
       const down = this._serverOfMissingTool(name);
@@ -276,6 +289,7 @@ export class McpHarness {
   private async _resolveLaunch(def: McpServerDefinition): Promise<McpLaunchResolution> {
     const env = this._options.env ?? process.env;
     const resolved = await resolveServerLaunch(def, { env, userHome: os.homedir(), inputResolver: this._options.inputResolver });
+    if (resolved.ok) this._secrets.set(def.name, resolved.value.secretValues);
     if (!resolved.ok || resolved.value.type !== 'stdio') return resolved;
     let loginShellPath: string | undefined;
     if (needsLoginShellPath(env, process.platform)) {

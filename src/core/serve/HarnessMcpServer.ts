@@ -291,7 +291,8 @@ export class HarnessMcpServer implements IDisposable {
       if (id !== undefined) audit?.end(id, { outcome: 'ok', outputChars: JSON.stringify(result).length });
       return result;
     } catch (err) {
-      const message = errorMessage(err);
+      // What a server said may quote a secret of its definition: never relayed as it is.
+      const message = this._harness.maskSecrets(errorMessage(err));
       if (id !== undefined) audit?.end(id, { outcome: signal.aborted ? 'cancelled' : 'error', outputChars: 0, error: message });
       if (err instanceof McpCallError) throw new ProtocolError(err.code ?? ProtocolErrorCode.InternalError, `${server}: ${message}`);
       throw err;
