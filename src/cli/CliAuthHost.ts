@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IMcpAuthHost, IMcpRedirectReceiver, IMcpSecretStore } from '../core';
+import { userConfigDirectory } from './userPaths';
 
 /** Set to `off` to keep OAuth tokens in memory only (each run signs in again); any other value is the file to use. */
 export const TOKEN_STORE_ENV = 'MCP_HARNESS_TOKEN_STORE';
@@ -13,8 +13,7 @@ export function defaultTokenFile(env: NodeJS.ProcessEnv = process.env, platform:
   const setting = env[TOKEN_STORE_ENV];
   if (setting === 'off') return undefined;
   if (setting) return path.resolve(setting);
-  const base = platform === 'win32' ? (env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming')) : (env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'));
-  return path.join(base, 'mcp-harness', 'oauth.json');
+  return path.join(userConfigDirectory(env, platform), 'oauth.json');
 }
 
 /** Secrets in one JSON file readable by its owner only (0600, in a 0700 folder). */
