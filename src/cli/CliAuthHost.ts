@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import type { IMcpAuthHost, IMcpRedirectReceiver, IMcpSecretStore } from '../core';
+import { assertBrowserUrl, type IMcpAuthHost, type IMcpRedirectReceiver, type IMcpSecretStore } from '../core';
 import { userConfigDirectory } from './userPaths';
 
 /** Set to `off` to keep OAuth tokens in memory only (each run signs in again); any other value is the file to use. */
@@ -173,6 +173,8 @@ export class CliAuthHost implements IMcpAuthHost {
 
   createRedirectReceiver(): Promise<IMcpRedirectReceiver> {
     return LoopbackRedirectReceiver.listen(async (url) => {
+      // Checked again here, before anything is printed or opened.
+      assertBrowserUrl(url, 'authorization URL');
       this._o.say(`If no browser opened, visit: ${url.href}`);
       await this._o.open(url);
     });
