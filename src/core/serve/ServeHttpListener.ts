@@ -19,6 +19,9 @@ import { ServeHttpSessions, type HttpSession } from './ServeHttpSessions';
 /** Path of the MCP endpoint. */
 export const SERVE_HTTP_PATH = '/mcp';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A client must send its request headers within this (slowloris), and a whole request within REQUEST_TIMEOUT_MS. */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export interface ServeHttpOptions {
@@ -36,6 +39,8 @@ export interface ServeHttpOptions {
   readonly sessionIdleTimeoutMs?: number;
   /** Most 2025-era sessions at once (default 1,000); more are answered 503 with Retry-After. */
   readonly maxSessions?: number;
+  /** Time a client has to send its request headers (default 10 s); a slow sender is disconnected. */
+  readonly headersTimeoutMs?: number;
   log?(message: string): void;
 }
 
@@ -68,7 +73,9 @@ export class ServeHttpListener {
       { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => _o.log?.(`2026-07-28 request: ${err.message}`) },
     );
     this._modernNotifier = _mcp.addNotifier(this._modern.notify);
-    this._server = http.createServer((req, res) => {
+    const headersTimeout = _o.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+    const timeouts = { headersTimeout, requestTimeout: Math.max(headersTimeout, REQUEST_TIMEOUT_MS), connectionsCheckingInterval: Math.min(1000, headersTimeout) };
+    this._server = http.createServer(timeouts, (req, res) => {
       this._handle(req, res).catch((err: unknown) => {
         _o.log?.(`request failed: ${errorMessage(err)}`);
         if (!res.headersSent) sendError(res, 500, -32603, 'internal error');
