@@ -1,13 +1,12 @@
+import { matchWildcard } from '../base/matchWildcard';
+
 /**
  * Rule patterns over exposed tool names: `*` matches any run of characters (including none), every
- * other character matches itself. A pattern matches the whole name, case-sensitively.
+ * other character matches itself. A pattern matches the whole name, case-sensitively, in time
+ * linear in both (patterns may come from a workspace's settings).
  */
 export function matchToolPattern(pattern: string, name: string): boolean {
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`).test(name);
+  return matchWildcard(pattern, name);
 }
 
 /** The first pattern of `patterns` that matches `name`, if any. */

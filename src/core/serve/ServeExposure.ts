@@ -1,3 +1,5 @@
+import { matchWildcard } from '../base/matchWildcard';
+
 /**
  * Which tools, resources and prompts `serve` offers. Defaults: the read-only built-in tools, and
  * with the gateway every configured server's tools, resources and prompts. `expose` adds names,
@@ -5,8 +7,8 @@
  * `?` one character.
  */
 export class ServeExposure {
-  private readonly _expose: readonly RegExp[];
-  private readonly _deny: readonly RegExp[];
+  private readonly _expose: readonly { test(name: string): boolean }[];
+  private readonly _deny: readonly { test(name: string): boolean }[];
 
   constructor(
     readonly options: { readonly expose: readonly string[]; readonly deny: readonly string[]; readonly gateway: boolean },
@@ -31,13 +33,10 @@ export class ServeExposure {
   }
 }
 
-/** A name pattern as a whole-string regular expression. */
-export function compilePattern(pattern: string): RegExp {
-  let source = '';
-  for (const ch of pattern) {
-    if (ch === '*') source += '.*';
-    else if (ch === '?') source += '.';
-    else source += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`, 's');
+/**
+ * A name pattern as a whole-string matcher. Not a RegExp: a workspace file's `deny` pattern such as
+ * `*a*a*a*a*b` would take exponential time there (see {@link matchWildcard}).
+ */
+export function compilePattern(pattern: string): { test(name: string): boolean } {
+  return { test: (name) => matchWildcard(pattern, name, { questionMark: true }) };
 }
