@@ -5,7 +5,7 @@ import type { HarnessCallResult } from './HarnessTypes';
 /**
  * The secrets of every server a harness resolved (see {@link McpSecretMask}), and the masking of
  * everything the harness hands out that can quote them: states and errors, stderr lines, log
- * entries, call results. Hosts (CLI, doctor, serve, VS Code) print only what passed through here.
+ * entries, failed calls. Hosts (CLI, doctor, serve, VS Code) print only what passed through here.
  */
 export class HarnessSecrets {
   private readonly _byServer = new Map<string, McpSecretMask>();
@@ -40,8 +40,12 @@ export class HarnessSecrets {
     return message === entry.message ? entry : { ...entry, message };
   }
 
-  /** A call's text and text content masked; the rest passes as it is. */
+  /**
+   * A failed call's text and text content masked (the error may quote a definition: a URL, a
+   * command). A tool's own answer is its data and passes as it is.
+   */
   callResult(result: HarnessCallResult): HarnessCallResult {
+    if (!result.isError) return result;
     const text = this.mask(result.text);
     if (text === result.text) return result;
     const content = result.content.map((c) => (c.type === 'text' && typeof c.text === 'string' ? { ...c, text: this.mask(c.text) } : c));
