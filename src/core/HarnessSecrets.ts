@@ -9,7 +9,7 @@ import type { HarnessCallResult } from './HarnessTypes';
  */
 export class HarnessSecrets {
   private readonly _byServer = new Map<string, McpSecretMask>();
-  private _all: McpSecretMask = new McpSecretMask();
+  private _all: McpSecretMask = new McpSecretMask([]);
 
   /** Records the secrets a server's launch resolved to (each start replaces the last). */
   set(server: string, values: readonly string[] | undefined): void {

@@ -55,7 +55,7 @@ export async function diagnoseServer(def: McpServerDefinition, options: Diagnose
   }
   const launch = resolved.value;
   // From here on messages quote resolved values: the secrets among them are masked.
-  const mask = new McpSecretMask(launch.secretValues);
+  const mask = new McpSecretMask(launch.secretValues ?? []);
   const addMasked = (level: McpDiagnostic['level'], message: string, fix?: string) => add(level, mask.mask(message), fix === undefined ? undefined : mask.mask(fix));
   if (launch.type === 'stdio') {
     checkCommand(launch.command!, options, addMasked);

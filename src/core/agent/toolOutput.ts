@@ -19,17 +19,17 @@ export function wrapToolOutput(toolName: string, text: string, isError: boolean)
 const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/u;
 
 /**
- * Spellings of `<`, `/` and `>` that a model may read as the character: HTML entities (also
+ * Spellings of `<` and `/` that a model may read as the character: HTML entities (also
  * double-encoded), JavaScript and URL escapes. NFKC folds fullwidth and small forms (`＜`, `﹤`).
+ * What follows the name (`>` or not) does not matter: the name alone is broken.
  */
-const ESCAPED = /^(?:&(?:amp;)*(?:lt|gt|sol|#0*(?:60|62|47)|#x0*(?:3c|3e|2f));?|\\u0*(?:3c|3e|2f)|\\x(?:3c|3e|2f)|%(?:3c|3e|2f))/i;
+const ESCAPED = /^(?:&(?:amp;)*(?:lt|sol|#0*(?:60|47)|#x0*(?:3c|2f));?|\\u0*(?:3c|2f)|\\x(?:3c|2f)|%(?:3c|2f))/i;
 
 /** Look-alikes NFKC keeps apart: angle brackets, slashes, and the Greek and Cyrillic letters of `tool_output`. */
-const LOOK_ALIKES: Readonly<Record<string, string>> = {
+export const DELIMITER_LOOK_ALIKES: Readonly<Record<string, string>> = {
   '\u2039': '<', '\u3008': '<', '\u27E8': '<', '\u276E': '<', '\u02C2': '<', '\u2329': '<', '\u2264': '<',
-  '\u203A': '>', '\u3009': '>', '\u27E9': '>', '\u276F': '>', '\u02C3': '>', '\u232A': '>',
   '\u2215': '/', '\u2044': '/', '\u29F8': '/', '\u02DE': '/',
-  '\u043E': 'o', '\u03BF': 'o', '\u0440': 'p', '\u03C1': 'p', '\u0443': 'u', '\u0442': 't', '\u03C4': 't', '\u04CF': 'l', '\u0131': 'i',
+  '\u043E': 'o', '\u03BF': 'o', '\u0440': 'p', '\u03C1': 'p', '\u0443': 'u', '\u0442': 't', '\u03C4': 't', '\u04CF': 'l',
 };
 
 /** The delimiter's name and its brackets in the folded text: `<`, spaces, an optional `/`, `tool`, a separator, `output`. */
@@ -63,8 +63,7 @@ function fold(text: string): { folded: string; starts: number[] } {
   for (let i = 0; i < text.length; ) {
     const escaped = text[i] === '&' || text[i] === '\\' || text[i] === '%' ? ESCAPED.exec(text.slice(i, i + 24)) : null;
     if (escaped) {
-      const name = escaped[0].toLowerCase();
-      const ch = /lt|60|3c/.test(name) ? '<' : /gt|62|3e/.test(name) ? '>' : '/';
+      const ch = /lt|60|3c/i.test(escaped[0]) ? '<' : '/';
       starts.push(i);
       folded += ch;
       i += escaped[0].length;
@@ -72,7 +71,7 @@ function fold(text: string): { folded: string; starts: number[] } {
     }
     const char = String.fromCodePoint(text.codePointAt(i)!);
     if (!INVISIBLE.test(char)) {
-      const plain = (LOOK_ALIKES[char] ?? char.normalize('NFKC')).toLowerCase();
+      const plain = (DELIMITER_LOOK_ALIKES[char] ?? char.normalize('NFKC')).toLowerCase();
       for (const unit of plain) {
         starts.push(i);
         folded += unit.length === 1 ? unit : '\uFFFD';

@@ -22,7 +22,7 @@ export class McpSecretMask {
   private readonly _needles: readonly string[];
   private readonly _values: readonly string[];
 
-  constructor(values: Iterable<string> = []) {
+  constructor(values: Iterable<string>) {
     const needles = new Set<string>();
     this._values = [...values];
     for (const value of this._values) {
@@ -36,34 +36,27 @@ export class McpSecretMask {
 
   /** A mask over the values of several. */
   static union(masks: Iterable<McpSecretMask>): McpSecretMask {
-    const values: string[] = [];
-    for (const mask of masks) values.push(...mask._values);
-    return new McpSecretMask(values);
-  }
-
-  get isEmpty(): boolean {
-    return this._needles.length === 0;
+    return new McpSecretMask([...masks].flatMap((mask) => mask._values));
   }
 
   /** `text` with every known secret, and every URL password, replaced by {@link SECRET_MASK}. */
   mask(text: string): string {
     let out = text;
-    for (const needle of this._needles) if (out.includes(needle)) out = out.split(needle).join(SECRET_MASK);
+    for (const needle of this._needles) out = out.split(needle).join(SECRET_MASK);
     return maskUrlPasswords(out);
   }
 }
 
 /** `http://user:pw@host` -> `http://user:••••@host`, anywhere in `text`. */
 export function maskUrlPasswords(text: string): string {
-  if (!text.includes('://')) return text;
-  return text.replace(URL_PASSWORD, (whole, scheme: string, user: string, password: string) => (password === SECRET_MASK ? whole : `${scheme}${user}:${SECRET_MASK}@`));
+  return text.replace(URL_PASSWORD, (_whole, scheme: string, user: string) => `${scheme}${user}:${SECRET_MASK}@`);
 }
 
 /** The userinfo password of a URL, percent-decoded, if it has one. */
 export function urlPassword(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
   try {
-    const password = new URL(url).password;
+    // new URL(undefined) throws too: no URL, no password.
+    const password = new URL(url as string).password;
     return password === '' ? undefined : decodeURIComponent(password);
   } catch {
     return undefined;

@@ -18,7 +18,9 @@ describe('McpSecretMask', () => {
 
   it('leaves short values, other text and user names alone', () => {
     expect(mask.mask('turned on, see http://user@host/ and mailto:a@b.c')).toBe('turned on, see http://user@host/ and mailto:a@b.c');
-    expect(new McpSecretMask().mask('/data/memory.jsonl')).toBe('/data/memory.jsonl');
+    expect(new McpSecretMask([]).mask('/data/memory.jsonl')).toBe('/data/memory.jsonl');
+    expect(new McpSecretMask(['abc', 'abcd']).mask('abc abcd abcde')).toBe(`abc ${SECRET_MASK} ${SECRET_MASK}e`);
+    expect(urlPassword(undefined)).toBeUndefined();
   });
 
   it('unites the values of several definitions', () => {

@@ -130,4 +130,44 @@ describe('redactSecrets', () => {
   ])('keeps %j', (value) => {
     expect(redactSecrets({ note: value })).toEqual({ note: value });
   });
+
+  // Near misses: too short for the credential shape, or a name that only contains the letters.
+  it.each([
+    'sk_live_abc',
+    'whsec_short',
+    'glpat-short',
+    'pypi-short',
+    'xapp-1-short',
+    'ya29.short',
+    'hf_short',
+    'SG.abcdefghijklmnop.short',
+    'dop_v1_abc',
+    'shpat_abc',
+    'ghp_short',
+    'AKIA123',
+  ])('keeps the short look-alike %s', (value) => {
+    expect(redactSecrets({ note: value })).toEqual({ note: value });
+  });
+
+  it.each(['apiXkey', 'privateXkey', 'accessXkey', 'accountXkey', 'sessionXid', 'pinned', 'option', 'spinner'])('keeps the key %s', (key) => {
+    expect(redactSecrets({ [key]: 'v' })).toEqual({ [key]: 'v' });
+  });
+
+  it.each(['api-key', 'apiKey', 'private-key', 'privatekey', 'access_key', 'accesskey', 'account-key', 'accountkey', 'session-id', 'otp', 'pin', 'sas', 'signature', 'dbPwd', 'userPass', 'code_verifier'])(
+    'redacts the key %s',
+    (key) => {
+      expect(redactSecrets({ [key]: 'v' })).toEqual({ [key]: REDACTED });
+    },
+  );
+
+  it('keeps quotes, separators and what follows a redacted value', () => {
+    expect(redactSecrets('a "password": "x y", b')).toBe(`a "password": "${REDACTED}", b`);
+    expect(redactSecrets("token='abc' rest")).toBe(`token='${REDACTED}' rest`);
+    expect(redactSecrets('url=https://h/?token=abc&x=1')).toBe(`url=https://h/?token=${REDACTED}&x=1`);
+    expect(redactSecrets('run --api-key=abc --verbose')).toBe(`run --api-key=${REDACTED} --verbose`);
+    expect(redactSecrets('run -token abc')).toBe(`run -token ${REDACTED}`);
+    expect(redactSecrets('run --name abc')).toBe('run --name abc');
+    expect(redactSecrets('Cookie:\tsid=abc')).toBe(`Cookie:\t${REDACTED}`);
+    expect(redactSecrets("authorization = 'Bearer'")).toBe(`authorization = '${REDACTED}'`);
+  });
 });
