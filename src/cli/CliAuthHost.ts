@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { IMcpAuthHost, IMcpRedirectReceiver, IMcpSecretStore } from '../core';
+import lockfile from 'proper-lockfile';
+import { assertBrowserUrl, type IMcpAuthHost, type IMcpRedirectReceiver, type IMcpSecretStore } from '../core';
+import { userConfigDirectory } from './userPaths';
 
 /** Set to `off` to keep OAuth tokens in memory only (each run signs in again); any other value is the file to use. */
 export const TOKEN_STORE_ENV = 'MCP_HARNESS_TOKEN_STORE';
@@ -13,12 +14,23 @@ export function defaultTokenFile(env: NodeJS.ProcessEnv = process.env, platform:
   const setting = env[TOKEN_STORE_ENV];
   if (setting === 'off') return undefined;
   if (setting) return path.resolve(setting);
-  const base = platform === 'win32' ? (env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming')) : (env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'));
-  return path.join(base, 'mcp-harness', 'oauth.json');
+  return path.join(userConfigDirectory(env, platform), 'oauth.json');
 }
 
-/** Secrets in one JSON file readable by its owner only (0600, in a 0700 folder). */
+/** How long a lock is kept for a process that died holding it, and how long another waits for it. */
+const LOCK_STALE_MS = 30_000;
+const LOCK_RETRIES = { retries: 120, factor: 1.2, minTimeout: 25, maxTimeout: 500 };
+
+/**
+ * Secrets in one JSON file readable by its owner only (0600, in a 0700 folder). Several
+ * `mcp-harness` processes may share it: writes and token refreshes hold a lock file beside it
+ * (`oauth.json.lock`, taken over when its holder stopped updating it for 30 s).
+ */
 export class FileSecretStore implements IMcpSecretStore {
+  /** Holders of the file lock in this process: taken once, released when the last lets go. */
+  private _holders = 0;
+  private _release: Promise<() => Promise<void>> | undefined;
+
   constructor(readonly file: string) {}
 
   async get(key: string): Promise<string | undefined> {
@@ -26,14 +38,53 @@ export class FileSecretStore implements IMcpSecretStore {
   }
 
   async set(key: string, value: string): Promise<void> {
-    this._write({ ...this._read(), [key]: value });
+    await this._locked(() => this._write({ ...this._read(), [key]: value }));
   }
 
   async delete(key: string): Promise<void> {
-    const all = this._read();
-    if (!(key in all)) return;
-    delete all[key];
-    this._write(all);
+    await this._locked(() => {
+      const all = this._read();
+      if (!(key in all)) return;
+      delete all[key];
+      this._write(all);
+    });
+  }
+
+  /** The file's lock (one for every key); nested holders in this process share it. */
+  async lock(): Promise<() => Promise<void>> {
+    this._holders++;
+    try {
+      if (!this._release) {
+        fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+        this._release = lockfile.lock(this.file, { realpath: false, stale: LOCK_STALE_MS, retries: LOCK_RETRIES });
+      }
+      await this._release;
+    } catch (err) {
+      await this._letGo();
+      throw err;
+    }
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      await this._letGo();
+    };
+  }
+
+  private async _letGo(): Promise<void> {
+    if (--this._holders > 0) return;
+    const release = this._release;
+    this._release = undefined;
+    await (await release?.catch(() => undefined))?.().catch(() => undefined);
+  }
+
+  private async _locked(write: () => void): Promise<void> {
+    const release = await this.lock();
+    try {
+      write();
+    } finally {
+      await release();
+    }
   }
 
   private _read(): Record<string, string> {
@@ -174,6 +225,8 @@ export class CliAuthHost implements IMcpAuthHost {
 
   createRedirectReceiver(): Promise<IMcpRedirectReceiver> {
     return LoopbackRedirectReceiver.listen(async (url) => {
+      // Checked again here, before anything is printed or opened.
+      assertBrowserUrl(url, 'authorization URL');
       this._o.say(`If no browser opened, visit: ${url.href}`);
       await this._o.open(url);
     });

@@ -21,7 +21,10 @@ Usage:
   mcp-harness prompt SERVER.PROMPT ['{"arg":"value"}']   a prompt's messages
   mcp-harness doctor [options]             find what keeps servers from starting, and the fix
   mcp-harness serve  [--http [HOST:]PORT] [--gateway] ...   be an MCP server (see serve --help)
-  mcp-harness login  SERVER [options]      sign in to an HTTP server with OAuth (opens the browser)
+  mcp-harness login  SERVER [options]      sign in to an HTTP server with OAuth (opens the browser); gives up
+                                           after 5 minutes, or when the authorization server does not
+                                           answer a request within 15 s (half the server's startupTimeoutMs
+                                           when that is shorter)
   mcp-harness logout SERVER [options]      forget a server's OAuth tokens and registration
 
 Options:

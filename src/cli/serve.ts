@@ -14,6 +14,8 @@ import {
 import { CliInputResolver } from './CliInputResolver';
 import { UsageError } from './CliOptions';
 import { errorMessage } from '../core/base/errors';
+import { describeExposure, describeServeSource, type ServeRule } from './serveExposureReport';
+import { userConfigFile } from './userPaths';
 
 export const SERVE_USAGE = `mcp-harness serve: MCP Harness as an MCP server
 
@@ -27,15 +29,22 @@ Usage:
   --expose NAMES       offer these too (comma-separated names or patterns with *, repeatable), e.g. write_file
   --deny NAMES         never offer these; deny wins over expose and over the defaults
   --allow-origin URL   a browser origin allowed to connect over HTTP (repeatable)
+  --session-idle-timeout MS
+                       HTTP: end a 2025-era session unused this long (default 1800000, 30 minutes);
+                       its client gets 404 and initializes again
+  --max-sessions N     HTTP: most sessions at once (default 1000); past that, 503 with Retry-After
   --audit-log FILE     where every call is recorded (default: .harness/audit.jsonl in the workspace)
   --workspace DIR      workspace root: the files the built-in tools see, and its config files (default: cwd)
-  --config FILE        another config file (repeatable)
+  --config FILE        another config file (repeatable); counts as yours, like the user config below
   --inherit-env        give stdio servers the whole environment
   --trace              print the servers' JSON-RPC traffic to stderr
 
 Offered by default: the read-only built-in tools (read_file, list_directory, glob_search, grep_search);
-with --gateway, also every configured server's tools, resources and prompts. The "serve" section of
-.harness/mcp.json ({"serve": {"expose": [...], "deny": [...]}}) adds to --expose and --deny.`;
+with --gateway, also every configured server's tools, resources and prompts. A "serve" section
+({"serve": {"expose": [...], "deny": [...], "sessionIdleTimeoutMs": N, "maxSessions": N}}) in your
+user config (${userConfigFile()}) or a --config file adds to the flags. The workspace's
+.harness/mcp.json may only narrow: its "deny" counts, its "expose" and limits are ignored (and said so).
+At start, serve prints what it offers and where each entry came from.`;
 
 /** Each step of stopping a server behind the gateway (stdin closed, SIGTERM, SIGKILL). */
 const SERVE_SHUTDOWN_GRACE_MS = 500;
@@ -48,6 +57,8 @@ interface ServeArgs {
   readonly expose: string[];
   readonly deny: string[];
   readonly allowOrigins?: string[];
+  readonly sessionIdleTimeoutMs?: number;
+  readonly maxSessions?: number;
   readonly auditLog: string;
   readonly workspace: string;
   readonly configFiles: string[];
@@ -62,14 +73,20 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stdout.write(SERVE_USAGE + '\n');
     return 0;
   }
-  const serveConfig = await loadServeConfig({ workspaceFolders: [args.workspace], configFiles: args.configFiles });
+  const user = userConfigFile();
+  const serveConfig = await loadServeConfig({ userConfigFile: user, workspaceFolders: [args.workspace], configFiles: args.configFiles });
   for (const error of serveConfig.errors) log(`config: ${formatConfigError(error, args.workspace)}`);
+  for (const { file, field, entries } of serveConfig.ignored) {
+    log(`${file}: ${field} ignored (${entries.join(', ')}): a workspace file may only narrow what serve offers; put it in ${user}, a --config file, or a flag`);
+  }
+  const expose: ServeRule[] = [...args.expose.map((pattern) => ({ pattern, from: '--expose' })), ...serveConfig.expose.map((e) => ({ pattern: e.pattern, from: describeServeSource(e.source) }))];
+  const deny: ServeRule[] = [...args.deny.map((pattern) => ({ pattern, from: '--deny' })), ...serveConfig.deny.map((e) => ({ pattern: e.pattern, from: describeServeSource(e.source) }))];
   const harness = createServeHarness(args);
   const audit = new AuditLog(args.auditLog, { onError: (err) => log(`audit log: ${errorMessage(err)}`) });
   const mcp = new HarnessMcpServer(harness, {
     gateway: args.gateway,
-    expose: [...args.expose, ...serveConfig.config.expose],
-    deny: [...args.deny, ...serveConfig.config.deny],
+    expose: expose.map((e) => e.pattern),
+    deny: deny.map((e) => e.pattern),
     audit,
     log,
   });
@@ -83,12 +100,15 @@ export async function runServe(argv: string[]): Promise<number> {
     for (const error of harness.configErrors()) log(`config: ${formatConfigError(error, args.workspace)}`);
     const offered = mcp.catalog.tools().map((t) => t.name);
     log(`offering ${offered.length} tool${offered.length === 1 ? '' : 's'}: ${offered.join(', ') || '(none)'}`);
+    for (const line of describeExposure(offered, harness.tools(), expose, deny)) log(line);
     if (!args.http) {
       await Promise.race([serveStdio(mcp, process.stdin, process.stdout, (err) => log(`stdio: ${err.message}`)), signalled]);
       return 0;
     }
     const token = process.env.MCP_HARNESS_TOKEN || randomBytes(24).toString('base64url');
-    listener = new ServeHttpListener(mcp, { ...args.http, token, allowedOrigins: args.allowOrigins, log });
+    const sessionIdleTimeoutMs = args.sessionIdleTimeoutMs ?? serveConfig.sessionIdleTimeoutMs?.value;
+    const maxSessions = args.maxSessions ?? serveConfig.maxSessions?.value;
+    listener = new ServeHttpListener(mcp, { ...args.http, token, allowedOrigins: args.allowOrigins, sessionIdleTimeoutMs, maxSessions, log });
     const url = await listener.listen();
     if (!process.env.MCP_HARNESS_TOKEN) log(`token (shown once; set MCP_HARNESS_TOKEN to choose it): ${token}`);
     const host = args.http.host ?? '127.0.0.1';
@@ -115,6 +135,8 @@ function parseServeArgs(argv: string[]): ServeArgs | undefined {
       expose: { type: 'string', multiple: true },
       deny: { type: 'string', multiple: true },
       'allow-origin': { type: 'string', multiple: true },
+      'session-idle-timeout': { type: 'string' },
+      'max-sessions': { type: 'string' },
       'audit-log': { type: 'string' },
       workspace: { type: 'string' },
       config: { type: 'string', multiple: true },
@@ -132,6 +154,8 @@ function parseServeArgs(argv: string[]): ServeArgs | undefined {
     expose: splitNames(values.expose),
     deny: splitNames(values.deny),
     allowOrigins: values['allow-origin'],
+    sessionIdleTimeoutMs: positiveInteger(values['session-idle-timeout'], '--session-idle-timeout', 'milliseconds'),
+    maxSessions: positiveInteger(values['max-sessions'], '--max-sessions', 'sessions'),
     auditLog: path.resolve(values['audit-log'] ?? path.join(workspace, '.harness', 'audit.jsonl')),
     workspace,
     configFiles: (values.config ?? []).map((f) => path.resolve(f)),
@@ -174,6 +198,13 @@ function parseListen(text: string): { host?: string; port: number } {
   }
   const host = match[1]?.replace(/^\[(.*)\]$/, '$1');
   return host ? { host, port } : { port };
+}
+
+function positiveInteger(text: string | undefined, flag: string, unit: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} expects a positive number of ${unit}, got "${text}"`);
+  return value;
 }
 
 function splitNames(values: string[] | undefined): string[] {

@@ -18,6 +18,7 @@ import { ToolRegistry } from './tools/ToolRegistry';
 import { ToolSearchCache } from './tools/search/ToolSearchCache';
 import type { BuiltinTool, HarnessTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
+import { HarnessSecrets } from './HarnessSecrets';
 
 export type {
   HarnessApplyResult,
@@ -61,6 +62,7 @@ export class McpHarness {
   private _toolSearch: ToolSearchCache | undefined;
   /** Start time of each server's last session seen running, to tell a new session (renew subscriptions) from a state change. */
   private readonly _sessionStarts = new Map<string, number>();
+  private readonly _secrets = new HarnessSecrets();
 
   constructor(options: HarnessOptions = {}) {
     this._options = options;
@@ -82,13 +84,14 @@ export class McpHarness {
       authHost: options.authHost,
     });
     const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars });
-    this._pipeline = new CallPipeline({ registry: this._registry, connection: (server) => this._manager.get(server), servers: () => this._manager.servers().map((s) => s.name), defaults });
-    this._requests = new ServerRequests({ connection: (server) => this._manager.get(server), defaults });
+    const mask = (text: string) => this._secrets.mask(text);
+    this._pipeline = new CallPipeline({ registry: this._registry, connection: (server) => this._manager.get(server), servers: () => this._manager.servers().map((s) => s.name), defaults, mask });
+    this._requests = new ServerRequests({ connection: (server) => this._manager.get(server), defaults, mask });
     this._subscriptions = this._store.add(new ResourceSubscriptions(this._requests, (server, m) => this._log(server, 'warn', m)));
     this.onDidUpdateResource = this._subscriptions.onDidUpdate;
     this._store.add(this._manager.onDidChangeServer((s) => this._syncServer(s.name)));
     this._store.add(this._manager.onDidChangeServers(() => this._syncAll()));
-    this._store.add(this._manager.onDidLog((e) => this._onDidLog.fire(e)));
+    this._store.add(this._manager.onDidLog((e) => this._onDidLog.fire(this._secrets.logEntry(e))));
     this._store.add(this._manager.onDidUpdateResource((e) => this._subscriptions.updated(e.server, e.uri)));
     this._store.add(this._registry.onDidChange(() => this._onDidChange.fire()));
   }
@@ -101,17 +104,23 @@ export class McpHarness {
 
   /** Every server in configuration order. */
   servers(): HarnessServer[] {
-    return this._manager.servers().map(toHarnessServer);
+    return this.snapshots().map(toHarnessServer);
   }
 
-  /** Full snapshots, for hosts that show everything (tree views, tooltips). */
+  /** Full snapshots, for hosts that show everything (tree views, tooltips); resolved secrets masked. */
   snapshots(): McpServerSnapshot[] {
-    return this._manager.servers();
+    return this._manager.servers().map((s) => this._secrets.snapshot(s));
   }
 
-  /** One server's snapshot. */
+  /** One server's snapshot, resolved secrets masked. */
   snapshot(name: string): McpServerSnapshot | undefined {
-    return this._manager.get(name)?.snapshot;
+    const snapshot = this._manager.get(name)?.snapshot;
+    return snapshot && this._secrets.snapshot(snapshot);
+  }
+
+  /** `text` with every secret a server's definition resolved to (and URL passwords) masked: for anything quoted from a server. */
+  maskSecrets(text: string): string {
+    return this._secrets.mask(text);
   }
 
   /** Every callable tool: built-ins first, then each server's. */
@@ -215,9 +224,16 @@ export class McpHarness {
     return { isError, text, content, ...(structuredContent ? { structuredContent } : {}), ...(errorKind ? { errorKind } : {}) };
   }
 
-  /** Runs one call through the pipeline and reports everything about it (what a card shows). */
-  call(request: ToolCallRequest, options: ToolCallOptions = {}): Promise<ToolCallOutcome> {
-    return this._pipeline.callTool(request, options);
+  /**
+   * Runs one call through the pipeline and reports everything about it (what a card shows). A
+   * failure's text may quote a server's definition: it is masked, on the card too.
+   */
+  async call(request: ToolCallRequest, options: ToolCallOptions = {}): Promise<ToolCallOutcome> {
+    const onEvent = options.onEvent;
+    const masked: ToolCallOptions = onEvent
+      ? { ...options, onEvent: (e) => onEvent(e.state === 'error' && e.output !== undefined ? { ...e, output: this._secrets.mask(e.output) } : e) }
+      : options;
+    return this._secrets.callResult(await this._pipeline.callTool(request, masked)) as ToolCallOutcome;
   }
 
   /** Reads a resource of a server (by the URI the server knows it by), through the same steps as a call. */
@@ -298,6 +314,7 @@ export class McpHarness {
   private async _resolveLaunch(def: McpServerDefinition): Promise<McpLaunchResolution> {
     const env = this._options.env ?? process.env;
     const resolved = await resolveServerLaunch(def, { env, userHome: os.homedir(), inputResolver: this._options.inputResolver });
+    if (resolved.ok) this._secrets.set(def.name, resolved.value.secretValues);
     if (!resolved.ok || resolved.value.type !== 'stdio') return resolved;
     let loginShellPath: string | undefined;
     if (needsLoginShellPath(env, process.platform)) {

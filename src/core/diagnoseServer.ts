@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { findUnsetVariables, resolveServerLaunch, type McpServerDefinition } from './config';
+import { McpSecretMask } from './config/McpSecretMask';
 import { hasAuthorizationHeader } from './mcp/McpSession';
 import { resolveWindowsCommand } from './mcp/spawnCommand';
 
@@ -53,11 +54,14 @@ export async function diagnoseServer(def: McpServerDefinition, options: Diagnose
     return out;
   }
   const launch = resolved.value;
+  // From here on messages quote resolved values: the secrets among them are masked.
+  const mask = new McpSecretMask(launch.secretValues ?? []);
+  const addMasked = (level: McpDiagnostic['level'], message: string, fix?: string) => add(level, mask.mask(message), fix === undefined ? undefined : mask.mask(fix));
   if (launch.type === 'stdio') {
-    checkCommand(launch.command!, options, add);
-    if (launch.cwd !== undefined && !isDirectory(launch.cwd)) add('error', `working directory does not exist: ${launch.cwd}`, 'create it, or change "cwd"');
+    checkCommand(launch.command!, options, addMasked);
+    if (launch.cwd !== undefined && !isDirectory(launch.cwd)) addMasked('error', `working directory does not exist: ${launch.cwd}`, 'create it, or change "cwd"');
   } else {
-    await checkUrl(launch.url!, launch.type, launch.headers, options.urlTimeoutMs ?? 3000, add);
+    await checkUrl(launch.url!, launch.type, launch.headers, options.urlTimeoutMs ?? 3000, addMasked);
   }
   if (!out.some((d) => d.level !== 'ok')) add('ok', 'no problems found');
   return out;

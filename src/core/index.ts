@@ -33,6 +33,7 @@ export { diagnoseServer } from './diagnoseServer';
 export { McpAuthRequiredError, McpScopeRequiredError } from './auth/types';
 export type { IMcpAuthHost, IMcpRedirectReceiver, IMcpSecretStore } from './auth/types';
 export { McpOAuthProvider, oauthSecretKey } from './auth/McpOAuthProvider';
+export { assertAllowedAuthUrl, assertBrowserUrl, isAllowedAuthUrl, McpAuthEndpointError, AUTH_REQUEST_TIMEOUT_MS, MAX_AUTH_RESPONSE_BYTES } from './auth/McpAuthFetchGuard';
 export type { McpDiagnostic, DiagnoseOptions } from './diagnoseServer';
 export * from './agent';
 export * from './permissions';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { IMcpAuthHost, IMcpRedirectReceiver, IMcpSecretStore } from '../core';
+import { assertBrowserUrl, type IMcpAuthHost, type IMcpRedirectReceiver, type IMcpSecretStore } from '../core';
 
 const CALLBACK_PATH = '/oauth/callback';
 
@@ -47,6 +47,7 @@ export class VscodeAuthHost implements IMcpAuthHost, vscode.UriHandler, vscode.D
       redirectUrl: external.toString(true),
       async authorize(authorizationUrl, signal) {
         signal.throwIfAborted();
+        assertBrowserUrl(authorizationUrl, 'authorization URL');
         if (waiting.has(flow)) throw new Error(`another sign-in to ${server} is waiting for the browser; finish or cancel it first`);
         const arrived = new Promise<URLSearchParams>((resolve, reject) => {
           const onAbort = () => {

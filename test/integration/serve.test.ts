@@ -14,6 +14,7 @@ const tag = processTag();
 const tmp = tempDir('serve-test-');
 const ws = path.join(tmp.dir, 'ws');
 const audit = path.join(tmp.dir, 'audit.jsonl');
+const userConfig = path.join(tmp.dir, 'user.json');
 
 beforeAll(() => {
   requireBuiltCli();
@@ -21,8 +22,8 @@ beforeAll(() => {
   fs.writeFileSync(path.join(ws, 'notes.md'), 'alpha\nbeta\ngamma\n');
   fs.writeFileSync(path.join(ws, 'src', 'main.ts'), 'export const answer = 42;\n');
   fs.writeFileSync(path.join(tmp.dir, 'outside.txt'), 'outside secret\n');
-  // The serve section adds run_command; the flags add the file writers.
-  writeJson(ws, '.harness/mcp.json', { servers: {}, serve: { expose: ['run_command'] } });
+  // The serve section of a file the user names adds run_command; the flags add the file writers.
+  writeJson(tmp.dir, 'user.json', { servers: {}, serve: { expose: ['run_command'] } });
 });
 
 afterAll(async () => {
@@ -74,7 +75,7 @@ describe('serve over stdio', () => {
   it('connects our own client and calls every exposed tool', async () => {
     const harness = await harnessFor({
       command: process.execPath,
-      args: [cli, 'serve', '--workspace', ws, '--expose', 'write_file,edit_file', '--audit-log', audit],
+      args: [cli, 'serve', '--workspace', ws, '--config', userConfig, '--expose', 'write_file,edit_file', '--audit-log', audit],
       env: tag.env,
     });
     try {
@@ -90,13 +91,12 @@ describe('serve over stdio', () => {
   });
 
   it('lets deny win over expose, from the flags and the serve section', async () => {
-    writeJson(ws, '.harness/mcp.json', { servers: {}, serve: { expose: ['*'], deny: ['run_*'] } });
-    const harness = await harnessFor({ command: process.execPath, args: [cli, 'serve', '--workspace', ws, '--deny', 'grep_search', '--audit-log', audit], env: tag.env });
+    const wide = writeJson(tmp.dir, 'wide.json', { servers: {}, serve: { expose: ['*'], deny: ['run_*'] } });
+    const harness = await harnessFor({ command: process.execPath, args: [cli, 'serve', '--workspace', ws, '--config', wide, '--deny', 'grep_search', '--audit-log', audit], env: tag.env });
     try {
       expect(harness.tools().map((t) => t.originalName)).toEqual(['read_file', 'list_directory', 'glob_search', 'write_file', 'edit_file']);
     } finally {
       await harness.dispose();
-      writeJson(ws, '.harness/mcp.json', { servers: {}, serve: { expose: ['run_command'] } });
     }
   });
 
@@ -138,7 +138,7 @@ describe('serve --http', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    serve = await startHttpServe(['--http', String(port), '--workspace', ws, '--expose', 'write_file,edit_file', '--audit-log', audit], {
+    serve = await startHttpServe(['--http', String(port), '--workspace', ws, '--config', userConfig, '--expose', 'write_file,edit_file', '--audit-log', audit], {
       ...tag.env,
       MCP_HARNESS_TOKEN: TOKEN,
     });

@@ -1,5 +1,6 @@
 import { SdkHttpError, UnauthorizedError, type FetchLike } from '@modelcontextprotocol/client';
 import type { McpOAuthClientConfig } from '../config/types';
+import { guardAuthFetch } from './McpAuthFetchGuard';
 import { McpOAuthProvider, readMissingScopes, readSignInState } from './McpOAuthProvider';
 import { McpTokenRefresher } from './McpTokenRefresher';
 import { McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost, type IMcpRedirectReceiver } from './types';
@@ -17,6 +18,8 @@ export interface McpHttpAuthOptions {
   readonly preregistered?: McpOAuthClientConfig;
   /** Whether the entry sends its own Authorization header (then OAuth stays out of the way). */
   readonly hasAuthorizationHeader: boolean;
+  /** Longest wait for one answer from the authorization server (default 15 s). */
+  readonly requestTimeoutMs?: number;
   log?(message: string): void;
 }
 
@@ -31,6 +34,8 @@ export class McpHttpAuth {
   private _refresher: McpTokenRefresher | undefined;
   private _stepUp: Promise<void> | undefined;
   private _stepUpsDone = 0;
+  /** The signal of the connection attempt or step-up under way: OAuth requests in flight end with it. */
+  private _signal: AbortSignal | undefined;
 
   private constructor(
     private readonly _o: McpHttpAuthOptions,
@@ -66,6 +71,7 @@ export class McpHttpAuth {
    * `iss` and redeems the code) and connects again.
    */
   async run(connect: () => Promise<void>, finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
+    this._signal = signal;
     for (let signIns = 0; ; signIns++) {
       try {
         return await connect();
@@ -79,11 +85,13 @@ export class McpHttpAuth {
   }
 
   /**
-   * The fetch for the transport: `base` with a refused expired token refreshed once for all
-   * requests refused with it (see {@link McpTokenRefresher}).
+   * The fetch for the transport: `base` with every OAuth request checked and bounded (see
+   * {@link guardAuthFetch}), and a refused expired token refreshed once for all requests refused
+   * with it (see {@link McpTokenRefresher}).
    */
-  fetch(base: FetchLike | undefined, requestInit: RequestInit | undefined): FetchLike | undefined {
-    return this._refresher ? this._refresher.wrap(base, requestInit) : base;
+  fetch(base: FetchLike | undefined, requestInit: RequestInit | undefined): FetchLike {
+    const guarded = guardAuthFetch(base, { serverUrl: this._o.serverUrl, timeoutMs: this._o.requestTimeoutMs, signal: () => this._signal });
+    return this._refresher ? this._refresher.wrap(guarded, requestInit) : guarded;
   }
 
   /**
@@ -106,6 +114,7 @@ export class McpHttpAuth {
   stepUp(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
     if (this._stepUp) return this._stepUp;
     if (!this.provider?.pendingAuthorization) return Promise.reject(new McpAuthRequiredError('sign-in required'));
+    this._signal = signal;
     const started = this._authorize(finish, signal)
       .then(() => void this._stepUpsDone++)
       .finally(() => (this._stepUp = undefined));

@@ -8,6 +8,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { McpOAuthClientConfig } from '../config/types';
+import { assertAllowedAuthUrl } from './McpAuthFetchGuard';
 import { McpAuthRequiredError, McpScopeRequiredError, type IMcpSecretStore } from './types';
 
 /** What is kept per MCP server: registrations and tokens per authorization server (issuer). */
@@ -205,6 +206,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
    * browser, the demand is remembered for the next sign-in.
    */
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    // The URL comes from the authorization server's metadata: `file:` or `javascript:` never reach a browser.
+    assertAllowedAuthUrl(authorizationUrl, 'authorization endpoint', this._o.serverUrl);
     const stored = await this._read();
     const scope = unionScopes(grantedScope(stored), stored.wantedScope, authorizationUrl.searchParams.get('scope') ?? undefined);
     if (scope) authorizationUrl.searchParams.set('scope', scope);

@@ -3,14 +3,15 @@ import { McpOAuthProvider, oauthSecretKey, type McpOAuthProviderOptions } from '
 import type { IMcpSecretStore } from './types';
 import { errorMessage } from '../base/errors';
 
-/** Refreshes under way, per secret store and credential key: concurrent refusals share one. */
+/** Refreshes under way in this process, per secret store and credential key: concurrent refusals share one. */
 const inFlight = new WeakMap<IMcpSecretStore, Map<string, Promise<boolean>>>();
 
 /**
  * Refreshes an expired access token once for everyone who was refused with it. The SDK refreshes
  * on every 401 by itself, so ten calls refused together would run ten refresh grants with the same
  * refresh token; an authorization server that rotates refresh tokens rejects all but the first
- * and the sign-in would be lost. The fetch this makes for the transport answers a 401 to a request
+ * and the sign-in would be lost. Across processes sharing a store (one token file), the store's
+ * lock does the same. The fetch this makes for the transport answers a 401 to a request
  * that carried a token by waiting for the one refresh of that token (or starting it), then sends
  * the request again with the new token. The SDK sees a 401 only when refreshing did not help.
  */
@@ -60,7 +61,17 @@ export class McpTokenRefresher {
     return started;
   }
 
+  /** Under the store's lock when it has one: another process may have refreshed meanwhile, so the tokens are read after taking it. */
   private async _refreshUnlessDone(rejected: string, refusal: Response, fetchFn: FetchLike): Promise<boolean> {
+    const release = await this._o.secrets.lock?.(this._key);
+    try {
+      return await this._refreshLocked(rejected, refusal, fetchFn);
+    } finally {
+      await release?.();
+    }
+  }
+
+  private async _refreshLocked(rejected: string, refusal: Response, fetchFn: FetchLike): Promise<boolean> {
     const current = await this._provider.tokens();
     if (current === undefined) return false;
     if (current.access_token !== rejected) return true;

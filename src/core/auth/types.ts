@@ -3,6 +3,13 @@ export interface IMcpSecretStore {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string): Promise<void>;
   delete(key: string): Promise<void>;
+  /**
+   * For a store other processes share (a file): takes an exclusive lock on `key` that holds across
+   * processes, resolving the function that releases it. A token refresh reads, refreshes and
+   * writes under it, so two processes never spend one rotating refresh token. Stores only this
+   * process uses leave it out.
+   */
+  lock?(key: string): Promise<() => Promise<void>>;
 }
 
 /**

@@ -35,6 +35,8 @@ export interface CallPipelineOptions {
   defaults(): CallTimeoutDefaults & { readonly maxOutputChars?: number };
   /** Clock for durations (ms). */
   now?(): number;
+  /** Masks what a failure may quote of a server definition's secrets, for the audit log. */
+  mask?(text: string): string;
 }
 
 type Emit = (patch: Partial<ToolCallEvent> & Pick<ToolCallEvent, 'state'>) => void;
@@ -115,7 +117,7 @@ export class CallPipeline {
     const runMs = this._now() - started;
     const cancelled = signal.aborted;
     const outcome = cancelled ? 'cancelled' : result.isError ? 'error' : 'ok';
-    if (auditId !== undefined) options.audit?.end(auditId, { outcome, outputChars: result.text.length, ...(result.isError ? { error: result.text.slice(0, 500) } : {}) });
+    if (auditId !== undefined) options.audit?.end(auditId, { outcome, outputChars: result.text.length, ...(result.isError ? { error: (this._o.mask?.(result.text) ?? result.text).slice(0, 500) } : {}) });
     if (cancelled) return end('cancelled', { ...result, isError: true, errorKind: 'cancelled', text: 'Cancelled: the call was stopped while it ran.' }, { decider: decision.decider, waitMs, runMs });
     const warnings: PoisoningHit[] = scanText(result.text, 'result');
     return end(result.isError ? 'error' : 'done', result, { decider: decision.decider, waitMs, runMs, warnings });

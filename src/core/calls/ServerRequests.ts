@@ -50,6 +50,8 @@ export interface IRequestConnection {
 export interface ServerRequestsOptions {
   connection(server: string): IRequestConnection | undefined;
   defaults(): CallTimeoutDefaults;
+  /** Masks what a server's answer may quote of its definition's secrets (errors, audit lines). */
+  mask?(text: string): string;
 }
 
 const CALLER_POLICY: IServerRequestPolicy = { decide: () => ({ outcome: 'allow', decider: CALLER_DECIDES }) };
@@ -103,7 +105,7 @@ export class ServerRequests {
       const result = await connection.request({ method: 'completion/complete', params }, { ...(signal ? { signal } : {}), ...callTimeouts(connection.definition, this._o.defaults(), options.timeoutMs) });
       return result.completion;
     } catch (err) {
-      if (err instanceof McpCallError) throw new ServerRequestError(`${server}: ${err.message}`, err.kind, err.code);
+      if (err instanceof McpCallError) throw new ServerRequestError(`${server}: ${this._mask(err.message)}`, err.kind, err.code);
       throw err;
     }
   }
@@ -151,11 +153,15 @@ export class ServerRequests {
       if (id !== undefined) options.audit?.end(id, { outcome: 'ok', outputChars: JSON.stringify(result).length });
       return result;
     } catch (err) {
-      const message = errorMessage(err);
+      const message = this._mask(errorMessage(err));
       if (id !== undefined) options.audit?.end(id, { outcome: signal?.aborted ? 'cancelled' : 'error', outputChars: 0, error: message });
       if (err instanceof McpCallError) throw new ServerRequestError(`${target.server}: ${message}`, err.kind, err.code);
       throw err;
     }
+  }
+
+  private _mask(text: string): string {
+    return this._o.mask?.(text) ?? text;
   }
 }
 

@@ -29,9 +29,13 @@ export function redactHeaders(headers: Readonly<Record<string, string>>): Record
   );
 }
 
-/** Env values masked unless they are plain variable references. */
+/**
+ * Env values as written, masked only when the name looks secret and the value is not a variable
+ * reference: a definition is never resolved here, so `${env:TOKEN}` shows no secret, while a
+ * literal `MEMORY_FILE_PATH` path is no secret at all.
+ */
 export function redactEnv(env: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, isVariableOnly(v) ? v : MASK]));
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, looksSecret(k) && !isVariableOnly(v) ? MASK : v]));
 }
 
 /** Masks the value of secret-looking flags (`--token x`, `--token=x`) and `NAME=value` pairs. */

@@ -15,4 +15,5 @@ export { setServerInConfigText, removeServerFromConfigText, serversKeyFor, isEdi
 export { describeLaunch, redactArgs, redactEnv, redactHeaders, redactUrl, looksSecret } from './describeDefinition';
 export { splitCommandLine } from './splitCommandLine';
 export { parseServeConfigText, loadServeConfig } from './parseServeConfig';
-export type { McpServeConfig, McpServeConfigLoadResult } from './parseServeConfig';
+export type { McpServeConfig, McpServeConfigLoadResult, McpServeConfigParseResult, McpServeEntry, McpServeSource } from './parseServeConfig';
+export { McpSecretMask, SECRET_MASK, maskUrlPasswords } from './McpSecretMask';

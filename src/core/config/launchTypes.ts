@@ -33,6 +33,11 @@ export interface McpResolvedLaunch {
   readonly headers: Record<string, string>;
   /** The pre-registered OAuth client, its secret substituted. */
   readonly oauth?: McpOAuthClientConfig;
+  /**
+   * What must never be shown (see `McpSecretMask`): the values variables took from the environment
+   * and inputs, `envFile` values, the URL's password and the OAuth client secret.
+   */
+  readonly secretValues?: readonly string[];
 }
 
 /** Result of {@link resolveServerLaunch}; `error` never contains resolved (possibly secret) values. */

@@ -3,6 +3,7 @@ import { readFile as fsReadFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { McpLaunchResolution, McpVariableContext } from './launchTypes';
 import { parseDotenv } from './parseDotenv';
+import { urlPassword } from './McpSecretMask';
 import { McpSubstitute, resolveVariables } from './resolveVariables';
 import type { McpServerDefinition, McpTransportKind } from './types';
 import { errorMessage } from '../base/errors';
@@ -33,7 +34,9 @@ export async function resolveServerLaunch(
   if (def.type !== 'stdio') {
     const url = def.url === undefined ? undefined : sub(def.url);
     const oauth = def.oauth && { ...def.oauth, clientSecret: def.oauth.clientSecret === undefined ? undefined : sub(def.oauth.clientSecret) };
-    return { ok: true, value: { type: def.type, url, args: [], env: {}, headers: mapValues(def.headers, sub), ...(oauth ? { oauth } : {}) } };
+    const headers = mapValues(def.headers, sub);
+    const secretValues = collect(sub, [urlPassword(url), oauth?.clientSecret]);
+    return { ok: true, value: { type: def.type, url, args: [], env: {}, headers, ...(oauth ? { oauth } : {}), secretValues } };
   }
   return resolveProcessLaunch(def, def.type, sub, ctx);
 }
@@ -62,7 +65,13 @@ async function resolveProcessLaunch(
   }
   const env = { ...fileEnv, ...mapValues(def.env, sub) };
   const command = def.command === undefined ? undefined : sub(def.command);
-  return { ok: true, value: { type, command, args: def.args.map(sub), env, cwd: cwd.value, headers: {} } };
+  const args = def.args.map(sub);
+  return { ok: true, value: { type, command, args, env, cwd: cwd.value, headers: {}, secretValues: collect(sub, Object.values(fileEnv)) } };
+}
+
+/** The values `sub` substituted from the environment and inputs, and `more`. */
+function collect(sub: McpSubstitute, more: readonly (string | undefined)[]): string[] {
+  return [...new Set([...sub.secretValues, ...more.filter((v): v is string => v !== undefined && v !== '')])];
 }
 
 /**

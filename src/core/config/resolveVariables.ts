@@ -5,11 +5,20 @@ import { serverTemplateFields } from './serverTemplateFields';
 import type { McpInputDefinition, McpServerDefinition } from './types';
 import { errorMessage } from '../base/errors';
 
-/** Substitutes every variable in a string of the definition the resolution was made for. */
-export type McpSubstitute = (text: string) => string;
+/**
+ * Substitutes every variable in a string of the definition the resolution was made for, and
+ * remembers the values it put in from the environment and from inputs (the secrets to mask).
+ */
+export type McpSubstitute = ((text: string) => string) & { readonly secretValues: ReadonlySet<string> };
 
 /** Either a substitution ready to apply, or why the definition's variables cannot be resolved. */
 export type McpVariableResolution = Result<McpSubstitute>;
+
+/** Environment variables that name places and the user, never secrets: masking them would hide every path. */
+const PUBLIC_ENV: ReadonlySet<string> = new Set([
+  'HOME', 'USER', 'USERNAME', 'LOGNAME', 'PATH', 'PWD', 'SHELL', 'TERM', 'TMPDIR', 'TEMP', 'TMP', 'LANG', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA',
+  'HOMEDRIVE', 'HOMEPATH', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'XDG_RUNTIME_DIR', 'NODE_ENV',
+]);
 
 interface McpPendingInput {
   readonly input: McpInputDefinition;
@@ -62,8 +71,22 @@ export async function resolveVariables(
     }
     inputValues.set(id, value.value);
   }
-  const valueOf = (ref: McpVariableRef) => variableValue(ref, def, ctx, inputValues);
-  return ok((text: string) => substitute(text, valueOf));
+  const secretValues = new Set<string>();
+  const valueOf = (ref: McpVariableRef) => {
+    const value = variableValue(ref, def, ctx, inputValues);
+    if (isSecretSource(ref, ctx)) secretValues.add(value);
+    return value;
+  };
+  return ok(Object.assign((text: string) => substitute(text, valueOf), { secretValues }));
+}
+
+/**
+ * Whether a reference's value comes from outside the definition: the environment or an input. A
+ * default written in the definition, the workspace folder and the home folder are not secrets.
+ */
+function isSecretSource(ref: McpVariableRef, ctx: McpVariableContext): boolean {
+  if (ref.kind === 'input') return true;
+  return ref.kind === 'env' && !PUBLIC_ENV.has(ref.name.toUpperCase()) && !!lookupEnv(ctx.env, ref.name);
 }
 
 function referenceProblem(

@@ -26,6 +26,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { McpResolvedLaunch } from '../config';
 import { McpHttpAuth } from '../auth/McpHttpAuth';
+import { AUTH_REQUEST_TIMEOUT_MS } from '../auth/McpAuthFetchGuard';
 import type { McpOAuthProvider } from '../auth/McpOAuthProvider';
 import { McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost } from '../auth/types';
 import type { McpTransportKind } from '../config/types';
@@ -300,6 +301,8 @@ export class McpSession {
           interactive: this._o.auth.interactive,
           preregistered: launch.oauth,
           hasAuthorizationHeader: hasAuthorizationHeader(launch.headers),
+          // Inside the handshake's own time, so a silent authorization server is named as the cause.
+          requestTimeoutMs: Math.min(AUTH_REQUEST_TIMEOUT_MS, Math.floor(this._o.startupTimeoutMs / 2)),
           log: (message) => this._o.log('info', 'harness', message),
         })
       : undefined;

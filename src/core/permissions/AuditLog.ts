@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { redactSecrets } from './redactSecrets';
+import { redactSecrets, redactString } from './redactSecrets';
 import type { PermissionDecider } from './types';
 
 /** Who made a call that came in through `serve` (absent for the harness's own chat). */
@@ -107,14 +107,14 @@ export class AuditLog implements IAuditSink {
       durationMs: now - open.startedAt,
       outcome: result.outcome,
       outputChars: result.outputChars,
-      error: result.error,
+      error: result.error === undefined ? undefined : redactString(result.error),
       method: open.method,
       client: open.client,
     });
   }
 
   denied(entry: Omit<AuditStart, 'decider'> & { readonly decider: PermissionDecider; readonly reason?: string }): void {
-    this._append({ id: randomUUID(), event: 'denied', time: new Date(this._now()).toISOString(), ...entry, arguments: redactSecrets(entry.arguments) });
+    this._append({ id: randomUUID(), event: 'denied', time: new Date(this._now()).toISOString(), ...entry, arguments: redactSecrets(entry.arguments), ...(entry.reason !== undefined ? { reason: redactString(entry.reason) } : {}) });
   }
 
   /** Resolves when every line so far is on disk (or failed). */

@@ -271,7 +271,8 @@ export class HarnessMcpServer implements IDisposable {
     try {
       return await run();
     } catch (err) {
-      if (err instanceof ServerRequestError) throw new ProtocolError(err.code ?? ProtocolErrorCode.InternalError, err.message);
+      // What a server said may quote a secret of its definition: never relayed as it is.
+      if (err instanceof ServerRequestError) throw new ProtocolError(err.code ?? ProtocolErrorCode.InternalError, this._harness.maskSecrets(err.message));
       throw err;
     }
   }

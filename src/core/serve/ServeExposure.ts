@@ -37,7 +37,7 @@ export class ServeExposure {
 
   /** The policy for resource reads and prompts relayed by the gateway. */
   decide(target: ServerRequestTarget): PermissionDecision {
-    const name = target.kind === 'prompt' ? target.name : target.name;
+    const name = target.name;
     return this.allowsServerItem(target.server, name)
       ? { outcome: 'allow', decider: EXPOSURE_DECIDER }
       : { outcome: 'deny', decider: EXPOSURE_DECIDER, reason: 'not offered' };

@@ -11,12 +11,17 @@ import {
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import type { IDisposable } from '../base/lifecycle';
-import { clientFromRequestMeta, listenedResources, type HarnessMcpServer, type HarnessServeSession, type ServeConnectionInfo } from './HarnessMcpServer';
+import { clientFromRequestMeta, listenedResources, type HarnessMcpServer, type ServeConnectionInfo } from './HarnessMcpServer';
+import { toWebRequest, writeResponse } from './nodeWebBridge';
 import { errorMessage } from '../base/errors';
+import { ServeHttpSessions, type HttpSession } from './ServeHttpSessions';
 
 /** Path of the MCP endpoint. */
 export const SERVE_HTTP_PATH = '/mcp';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A client must send its request headers within this (slowloris), and a whole request within REQUEST_TIMEOUT_MS. */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export interface ServeHttpOptions {
@@ -30,12 +35,13 @@ export interface ServeHttpOptions {
   readonly allowedOrigins?: readonly string[];
   /** Host header values allowed besides the loopback names (needed when binding elsewhere). */
   readonly allowedHosts?: readonly string[];
+  /** A 2025-era session unused this long is ended (default 30 minutes). */
+  readonly sessionIdleTimeoutMs?: number;
+  /** Most 2025-era sessions at once (default 1,000); more are answered 503 with Retry-After. */
+  readonly maxSessions?: number;
+  /** Time a client has to send its request headers (default 10 s); a slow sender is disconnected. */
+  readonly headersTimeoutMs?: number;
   log?(message: string): void;
-}
-
-interface HttpSession {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  session?: HarnessServeSession;
 }
 
 /**
@@ -47,7 +53,7 @@ interface HttpSession {
  */
 export class ServeHttpListener {
   private readonly _server: http.Server;
-  private readonly _sessions = new Map<string, HttpSession>();
+  private readonly _sessions: ServeHttpSessions;
   private readonly _tokenDigest: Buffer;
   private readonly _modern: McpHttpHandler;
   private readonly _modernNotifier: IDisposable;
@@ -61,12 +67,15 @@ export class ServeHttpListener {
     private readonly _o: ServeHttpOptions,
   ) {
     this._tokenDigest = digest(_o.token);
+    this._sessions = new ServeHttpSessions({ idleTimeoutMs: _o.sessionIdleTimeoutMs, maxSessions: _o.maxSessions, log: _o.log });
     this._modern = createMcpHandler(
       (ctx) => _mcp.createServer((ctx.requestInfo && this._connections.get(ctx.requestInfo)) ?? { transport: 'http' }, false),
       { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => _o.log?.(`2026-07-28 request: ${err.message}`) },
     );
     this._modernNotifier = _mcp.addNotifier(this._modern.notify);
-    this._server = http.createServer((req, res) => {
+    const headersTimeout = _o.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+    const timeouts = { headersTimeout, requestTimeout: Math.max(headersTimeout, REQUEST_TIMEOUT_MS), connectionsCheckingInterval: Math.min(1000, headersTimeout) };
+    this._server = http.createServer(timeouts, (req, res) => {
       this._handle(req, res).catch((err: unknown) => {
         _o.log?.(`request failed: ${errorMessage(err)}`);
         if (!res.headersSent) sendError(res, 500, -32603, 'internal error');
@@ -103,8 +112,8 @@ export class ServeHttpListener {
   async close(): Promise<void> {
     this._modernNotifier.dispose();
     await this._modern.close().catch(() => undefined);
-    await Promise.all([...this._sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
-    this._sessions.clear();
+    this._sessions.dispose();
+    await this._sessions.closeAll();
     this._server.closeAllConnections();
     await new Promise<void>((resolve) => this._server.close(() => resolve()));
   }
@@ -134,7 +143,8 @@ export class ServeHttpListener {
     const connection: ServeConnectionInfo = { transport: 'http', ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress.replace(/^::ffff:/, '') } : {}) };
     if (sessionId !== undefined) {
       const existing = this._sessions.get(sessionId);
-      if (!existing) return sendError(res, 404, -32001, 'session not found: initialize again');
+      if (!existing) return sendError(res, 404, -32001, 'session not found (ended, or idle too long): initialize again');
+      res.once('close', this._sessions.use(sessionId));
       return this._forward(existing, request, res, body, gone.signal);
     }
     if (req.method !== 'POST' || !(await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES }))) {
@@ -150,19 +160,28 @@ export class ServeHttpListener {
     if (!containsInitialize(body)) {
       return sendError(res, 400, -32000, 'bad request: no Mcp-Session-Id header, and the request is not initialize (nor a 2026-07-28 request)');
     }
-    const entry: HttpSession = {
-      transport: new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void this._sessions.set(id, entry),
-        onsessionclosed: (id) => void this._sessions.delete(id),
-      }),
-    };
-    entry.transport.onclose = () => {
-      if (entry.transport.sessionId) this._sessions.delete(entry.transport.sessionId);
-    };
-    // connect() chains the onclose above with its own.
-    entry.session = await this._mcp.connect(entry.transport, connection);
-    return this._forward(entry, request, res, body, gone.signal);
+    if (this._sessions.isFull) {
+      res.setHeader('Retry-After', String(this._sessions.retryAfterSeconds()));
+      return sendError(res, 503, -32000, `too many sessions: ${this._sessions.maxSessions} are open; try again later`);
+    }
+    this._sessions.beginInitializing();
+    try {
+      const entry: HttpSession = {
+        transport: new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => this._sessions.add(id, entry),
+          onsessionclosed: (id) => this._sessions.delete(id),
+        }),
+      };
+      entry.transport.onclose = () => {
+        if (entry.transport.sessionId) this._sessions.delete(entry.transport.sessionId);
+      };
+      // connect() chains the onclose above with its own.
+      entry.session = await this._mcp.connect(entry.transport, connection);
+      return await this._forward(entry, request, res, body, gone.signal);
+    } finally {
+      this._sessions.endInitializing();
+    }
   }
 
   private async _forward(entry: HttpSession, request: Request, res: http.ServerResponse, body: unknown, gone: AbortSignal): Promise<void> {
@@ -232,43 +251,6 @@ function parseJson(text: string, res: http.ServerResponse): unknown {
   } catch {
     sendError(res, 400, -32700, 'parse error: the body is not JSON');
     return INVALID;
-  }
-}
-
-/** The Node request as a web `Request` (what the SDK's HTTP serving takes), its body already read. */
-function toWebRequest(req: http.IncomingMessage, body: string | undefined, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
-  return new Request(url, { method: req.method, headers, body: body === undefined || req.method === 'GET' || req.method === 'HEAD' ? undefined : body, signal });
-}
-
-/** Writes a web `Response` to the Node response, streaming its body (SSE) as it comes. */
-async function writeResponse(res: http.ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
-  });
-  res.writeHead(response.status, headers);
-  if (!response.body) return void res.end();
-  res.flushHeaders();
-  const reader = response.body.getReader();
-  const stop = () => void reader.cancel().catch(() => undefined);
-  res.once('close', stop);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      res.write(value);
-    }
-  } catch {
-    // The stream ended with the connection.
-  } finally {
-    res.off('close', stop);
-    res.end();
   }
 }
 

@@ -32,7 +32,7 @@ describe('agent contracts', () => {
   });
 
   it('breaks delimiters inside output and keeps the tool attribute safe', () => {
-    expect(wrapToolOutput('a "b"<c>', 'x<tool_output>y</TOOL_OUTPUT>z', false)).toBe('<tool_output tool="a__b__c_">\nx<tool_output_>y</tool_output_>z\n</tool_output>');
+    expect(wrapToolOutput('a "b"<c>', 'x<tool_output>y</TOOL_OUTPUT>z', false)).toBe('<tool_output tool="a__b__c_">\nx[tool_output>y[/tool_output>z\n</tool_output>');
     expect(wrapToolOutput('mcp__a.b-c', '', true)).toBe('<tool_output tool="mcp__a.b-c" error="true">\n\n</tool_output>');
   });
 

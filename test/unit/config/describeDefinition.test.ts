@@ -22,7 +22,12 @@ describe('redaction for display', () => {
 
   it('masks header and env values, keeping auth schemes and variable references', () => {
     expect(redactHeaders({ Authorization: 'Bearer abc', 'X-Key': 'k', 'X-Ref': '${input:k}' })).toEqual({ Authorization: 'Bearer ••••', 'X-Key': '••••', 'X-Ref': '${input:k}' });
-    expect(redactEnv({ A: 'plain', B: '${env:B}' })).toEqual({ A: '••••', B: '${env:B}' });
+    expect(redactEnv({ A: 'plain', B: '${env:B}', API_TOKEN: 'literal', MEMORY_FILE_PATH: '/data/memory.jsonl' })).toEqual({
+      A: 'plain',
+      B: '${env:B}',
+      API_TOKEN: '••••',
+      MEMORY_FILE_PATH: '/data/memory.jsonl',
+    });
   });
 });
 
@@ -47,7 +52,7 @@ describe('redaction edge cases', () => {
   it('masks a NAME=value pair whose value spans lines, and keeps only whole variable references', () => {
     expect(redactArgs(['TOKEN=a\nb'])).toEqual(['TOKEN=••••']);
     expect(redactArgs(['TOKEN=${input:t}', 'TOKEN=x${input:t}', 'TOKEN=${input:t}x'])).toEqual(['TOKEN=${input:t}', 'TOKEN=••••', 'TOKEN=••••']);
-    expect(redactEnv({ A: 'x${B}', C: '${D}y' })).toEqual({ A: '••••', C: '••••' });
+    expect(redactEnv({ A: 'x${B}', C: '${D}y', D_SECRET: 'x${B}' })).toEqual({ A: 'x${B}', C: '${D}y', D_SECRET: '••••' });
   });
 
   it('keeps the scheme only of a value that starts with it', () => {

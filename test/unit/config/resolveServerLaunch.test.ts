@@ -83,6 +83,8 @@ describe('resolveServerLaunch: variables', () => {
       env: { TOKEN: 'ghp_x', LITERAL: 'cost $5 and ${unclosed', EMPTY_BUT_SET: '' },
       cwd: path.join(tmp.root, 'sub'),
       headers: {},
+      // What came from the environment, to be masked wherever it is quoted; defaults and folders are not secrets.
+      secretValues: ['ghp_x', '/opt', 'fast'],
     });
   });
 
@@ -99,6 +101,7 @@ describe('resolveServerLaunch: variables', () => {
       args: [],
       env: {},
       headers: { Authorization: 'Bearer secret' },
+      secretValues: ['example.com', 'secret'],
     });
   });
 
@@ -263,7 +266,7 @@ describe('resolveServerLaunch: less common paths', () => {
 
   it('leaves a missing url or command out rather than substituting it', async () => {
     const remote: McpServerDefinition = { ...serverDef({ url: 'http://127.0.0.1:1/' }), url: undefined };
-    expect(await launchOf(remote, ctx())).toStrictEqual({ type: 'http', url: undefined, args: [], env: {}, headers: {} });
+    expect(await launchOf(remote, ctx())).toStrictEqual({ type: 'http', url: undefined, args: [], env: {}, headers: {}, secretValues: [] });
     const local: McpServerDefinition = { ...serverDef({ command: 'srv' }), command: undefined };
     expect((await launchOf(local, ctx())).command).toBeUndefined();
   });
@@ -337,6 +340,6 @@ describe('resolveServerLaunch: less common paths', () => {
   it('resolves only the fields of an sse server', async () => {
     const def = serverDef({ type: 'sse', url: 'http://127.0.0.1:1/sse', env: { X: '${NOT_SET}' }, headers: { A: '${H}' } });
     expect(findUnsetVariables(def, {})).toEqual(['H']);
-    expect(await launchOf(def, ctx({ H: 'h' }))).toEqual({ type: 'sse', url: 'http://127.0.0.1:1/sse', args: [], env: {}, headers: { A: 'h' } });
+    expect(await launchOf(def, ctx({ H: 'h' }))).toEqual({ type: 'sse', url: 'http://127.0.0.1:1/sse', args: [], env: {}, headers: { A: 'h' }, secretValues: ['h'] });
   });
 });

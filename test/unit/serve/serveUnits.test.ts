@@ -64,7 +64,7 @@ describe('parseServeConfigText', () => {
     expect(errors).toEqual([
       { file: '/ws/.harness/mcp.json', jsonPath: 'serve.expose[1]', line: 4, column: 39, message: 'expected a name or pattern, got number' },
       { file: '/ws/.harness/mcp.json', jsonPath: 'serve.deny', line: 4, column: 51, message: 'expected array of names or patterns, got string' },
-      { file: '/ws/.harness/mcp.json', jsonPath: 'serve.extra', line: 4, column: 75, message: 'unknown field (expected "expose" or "deny")' },
+      { file: '/ws/.harness/mcp.json', jsonPath: 'serve.extra', line: 4, column: 75, message: 'unknown field (expected "expose", "deny", "sessionIdleTimeoutMs", "maxSessions")' },
     ]);
   });
 

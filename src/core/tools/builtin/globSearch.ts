@@ -1,6 +1,6 @@
-import picomatch from 'picomatch';
 import type { BuiltinTool } from '../types';
 import { BuiltinArgumentError, defineBuiltin, optionalInteger, optionalString, requiredString, textResult } from './toolKit';
+import { compileGlob } from './linearPattern';
 import { walkFiles } from './walkFiles';
 import type { WorkspaceRoots } from './WorkspaceRoots';
 
@@ -14,7 +14,7 @@ export function createGlobSearchTool(roots: WorkspaceRoots): BuiltinTool {
     title: 'Find Files by Glob',
     description:
       'Find files in the workspace whose path matches a glob pattern (e.g. "**/*.ts", "src/*.json"). Paths are relative ' +
-      'to the search folder; "*" stays inside one folder, "**" crosses folders. .git and node_modules are skipped.',
+      'to the search folder; "*" and "?" stay inside one folder, "**" crosses folders, "{a,b}" and "[abc]" as usual, a leading "!" negates. .git and node_modules are skipped.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -31,11 +31,11 @@ export function createGlobSearchTool(roots: WorkspaceRoots): BuiltinTool {
       if (pattern === '') throw new BuiltinArgumentError('argument "pattern" must not be empty');
       const max = optionalInteger(args, 'max_results', { max: MAX_RESULTS }) ?? DEFAULT_MAX_RESULTS;
       const base = await roots.resolveExisting(optionalString(args, 'path') ?? '.');
-      const isMatch = picomatch(pattern, { dot: true });
+      const matcher = compileGlob(pattern, { argument: 'pattern' });
       const found: string[] = [];
       let more = false;
       for await (const file of walkFiles(base.absolute, base.root, signal)) {
-        if (!isMatch(file.relative)) continue;
+        if (!matcher.test(file.relative)) continue;
         if (found.length >= max) {
           more = true;
           break;

@@ -1,10 +1,9 @@
 import { createReadStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import picomatch from 'picomatch';
 import type { BuiltinTool } from '../types';
+import { compileGlob, compileRegex, type LinearMatcher } from './linearPattern';
 import {
-  BuiltinArgumentError,
   defineBuiltin,
   looksBinary,
   optionalBoolean,
@@ -32,7 +31,7 @@ export function createGrepSearchTool(roots: WorkspaceRoots): BuiltinTool {
     name: 'grep_search',
     title: 'Search File Contents',
     description:
-      'Search text files in the workspace for a regular expression (JavaScript syntax). Returns "path:line: text" per ' +
+      'Search text files in the workspace for a regular expression (RE2 syntax, as in JavaScript without backreferences or lookaround; matching takes linear time). Returns "path:line: text" per ' +
       'matching line, up to a cap (lines longer than 20,000 characters are searched in their start). "include" limits the files by glob (a pattern without "/" matches file names at any depth). ' +
       'Binary files, .git and node_modules are skipped.',
     inputSchema: {
@@ -54,14 +53,9 @@ export function createGrepSearchTool(roots: WorkspaceRoots): BuiltinTool {
     async run(args, signal) {
       const source = requiredString(args, 'pattern');
       const caseSensitive = optionalBoolean(args, 'case_sensitive') ?? true;
-      let regex: RegExp;
-      try {
-        regex = new RegExp(source, caseSensitive ? '' : 'i');
-      } catch (err) {
-        throw new BuiltinArgumentError(`argument "pattern" is not a valid regular expression: ${(err as Error).message}`);
-      }
+      const regex = compileRegex(source, { caseSensitive, argument: 'pattern' });
       const include = optionalStringList(args, 'include');
-      const matchers = include?.map((glob) => picomatch(glob, { dot: true, basename: !glob.includes('/') }));
+      const matchers = include?.map((glob) => compileGlob(glob, { argument: 'include', basename: true }));
       const max = optionalInteger(args, 'max_results', { max: MAX_RESULTS }) ?? DEFAULT_MAX_RESULTS;
       const base = await roots.resolveExisting(optionalString(args, 'path') ?? '.');
       const single = (await fs.stat(base.absolute)).isFile();
@@ -71,9 +65,9 @@ export function createGrepSearchTool(roots: WorkspaceRoots): BuiltinTool {
       let capped = false;
       for await (const file of files) {
         if (signal?.aborted) break;
-        if (matchers && !single && !matchers.some((m) => m(file.relative))) continue;
+        if (matchers && !single && !matchers.some((m) => m.test(file.relative))) continue;
         const shown = single ? file.relative : base.relative === '.' ? file.relative : `${base.relative}/${file.relative}`;
-        const found = await searchFile(file.absolute, shown, regex, max - hits.length);
+        const found = await searchFile(file.absolute, shown, regex, max - hits.length, signal);
         if (found.lines.length > 0) filesWithHits++;
         hits.push(...found.lines);
         if (found.capped) {
@@ -93,7 +87,7 @@ async function* oneFile(absolute: string, relative: string) {
 }
 
 /** Matching lines of one text file, at most `room`; `capped` when more were left. */
-async function searchFile(file: string, shown: string, regex: RegExp, room: number): Promise<{ lines: string[]; capped: boolean }> {
+async function searchFile(file: string, shown: string, regex: LinearMatcher, room: number, signal: AbortSignal | undefined): Promise<{ lines: string[]; capped: boolean }> {
   const stat = await fs.stat(file).catch(() => undefined);
   if (!stat || stat.size > MAX_FILE_BYTES || stat.size === 0) return { lines: [], capped: false };
   const handle = await fs.open(file, 'r').catch(() => undefined);
@@ -111,6 +105,7 @@ async function searchFile(file: string, shown: string, regex: RegExp, room: numb
   let n = 0;
   try {
     for await (const line of reader) {
+      if (signal?.aborted) break;
       n++;
       if (!regex.test(line.length > MAX_SEARCHED_CHARS ? line.slice(0, MAX_SEARCHED_CHARS) : line)) continue;
       if (lines.length >= room) return { lines, capped: true };
