@@ -9,4 +9,8 @@ export interface CliOptions {
   readonly timeoutMs?: number;
   readonly inheritEnv: boolean;
   readonly trace: boolean;
+  /** `--hooks FILE` (repeatable). */
+  readonly hookFiles: string[];
+  /** `--claude-hooks`: also run the hooks of the workspace's `.claude/settings.json`. */
+  readonly claudeHooks: boolean;
 }

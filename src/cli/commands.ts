@@ -1,4 +1,5 @@
-import { formatConfigError, type HarnessCallResult, type McpHarness } from '../core';
+import { formatConfigError, type McpHarness, type ToolCallOutcome } from '../core';
+import { renderHooks, terminalDecider } from './cliHooks';
 import type { CliOptions } from './CliOptions';
 import { oneLine, renderTable } from './table';
 
@@ -57,18 +58,27 @@ export async function runCall(harness: McpHarness, options: CliOptions, tool: st
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once('SIGINT', onInterrupt);
-  let result: HarnessCallResult;
+  let outcome: ToolCallOutcome;
   try {
-    result = await harness.callTool(tool, args, {
-      signal: controller.signal,
-      timeoutMs: options.timeoutMs,
-      onProgress: (p) => {
-        if (!options.json && process.stderr.isTTY) process.stderr.write(`progress ${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`);
+    outcome = await harness.call(
+      { name: tool, arguments: args },
+      {
+        signal: controller.signal,
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        decider: terminalDecider(process.stdin.isTTY === true && process.stderr.isTTY === true),
+        onEvent: (e) => {
+          const p = e.state === 'running' ? e.progress : undefined;
+          if (p && !options.json && process.stderr.isTTY) process.stderr.write(`progress ${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`);
+        },
       },
-    });
+    );
   } finally {
     process.off('SIGINT', onInterrupt);
   }
+  for (const message of outcome.hookMessages ?? []) process.stderr.write(`hook: ${message}\n`);
+  for (const note of outcome.hookNotes ?? []) process.stderr.write(`hook note (${note.hook}): ${note.text}\n`);
+  const { isError, text, content, structuredContent, errorKind } = outcome;
+  const result = { isError, text, content, ...(structuredContent ? { structuredContent } : {}), ...(errorKind ? { errorKind } : {}) };
   const usageError = result.errorKind === 'unknown_tool' || result.errorKind === 'invalid_arguments';
   if (options.json) {
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
@@ -80,6 +90,18 @@ export async function runCall(harness: McpHarness, options: CliOptions, tool: st
   }
   if (!result.isError) return CALL_EXIT.ok;
   return usageError ? CALL_EXIT.usage : result.errorKind === 'unavailable' ? CALL_EXIT.unavailable : CALL_EXIT.failed;
+}
+
+/** `hooks`: every configured hook, in the order they run. */
+export async function runHooks(harness: McpHarness, options: CliOptions): Promise<number> {
+  const { rows, json } = renderHooks(harness.hooks(), options.workspace);
+  if (options.json) {
+    process.stdout.write(JSON.stringify({ hooks: json, configErrors: harness.configErrors().map((e) => formatConfigError(e, options.workspace)) }, null, 2) + '\n');
+    return 0;
+  }
+  process.stdout.write((rows.length ? renderTable(['EVENT', 'MATCHER', 'COMMAND', 'FROM', 'STATE'], rows) : 'No hooks configured.') + '\n');
+  printConfigErrors(harness.configErrors().map((e) => formatConfigError(e, options.workspace)));
+  return 0;
 }
 
 function suggestTools(harness: McpHarness, tool: string): void {

@@ -4,7 +4,8 @@ import { HARNESS_VERSION, loadMcpConfig, McpHarness } from '../core';
 import { UsageError, type CliOptions } from './CliOptions';
 import { CliInputResolver } from './CliInputResolver';
 import { CliAuthHost, defaultTokenFile, FileSecretStore, MemorySecretStore, openInBrowser, TOKEN_STORE_ENV } from './CliAuthHost';
-import { runCall, runList, runLogin, runLogout, runTools } from './commands';
+import { cliHookOptions, defaultUserHooksFile } from './cliHooks';
+import { runCall, runHooks, runList, runLogin, runLogout, runTools } from './commands';
 import { runDoctor } from './doctor';
 import { runPrompt, runPrompts, runRead, runResources } from './serverItems';
 import { runServe } from './serve';
@@ -19,6 +20,7 @@ Usage:
   mcp-harness read   URI [--server NAME]   a resource's contents (text; binary summarised, --json whole)
   mcp-harness prompts [options]            every server's prompts, as SERVER.PROMPT with their arguments
   mcp-harness prompt SERVER.PROMPT ['{"arg":"value"}']   a prompt's messages
+  mcp-harness hooks  [options]             the hooks that run around each call, and where they come from
   mcp-harness doctor [options]             find what keeps servers from starting, and the fix
   mcp-harness serve  [--http [HOST:]PORT] [--gateway] ...   be an MCP server (see serve --help)
   mcp-harness login  SERVER [options]      sign in to an HTTP server with OAuth (opens the browser); gives up
@@ -33,13 +35,16 @@ Options:
   --json             machine-readable output
   --timeout MS       for call, read, prompt: time without an answer or progress (default: the server's, else 60000)
   --server NAME      for read: the server to read the URI from (when no single server lists it)
-  --inherit-env      give stdio servers the whole environment, not just the safe variables
+  --inherit-env      give stdio servers (and hooks) the whole environment, not just the safe variables
+  --hooks FILE       another hooks file (repeatable), in Claude Code's format: {"hooks": {"PreToolUse": [...]}}
+  --claude-hooks     also run the hooks of the workspace's .claude/settings.json
   --trace            print JSON-RPC traffic to stderr
   -h, --help         this text
   -v, --version      the version
 
 Exit codes: 0 success; 1 the tool returned an error or the call failed (call), or problems found
 (doctor); 2 bad usage, an unknown tool or invalid arguments; 3 the tool's server is not running (call). \${input:id} values come from MCP_HARNESS_INPUT_<ID> or a prompt.
+Hooks: .harness/hooks.json of the workspace, ${defaultUserHooksFile()}, and --hooks files.
 OAuth tokens are kept in ${defaultTokenFile() ?? '(memory only)'} (mode 0600); ${TOKEN_STORE_ENV}=off keeps them in memory, any other value names the file.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -55,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
       server: { type: 'string' },
       'inherit-env': { type: 'boolean', default: false },
       trace: { type: 'boolean', default: false },
+      hooks: { type: 'string', multiple: true },
+      'claude-hooks': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
     },
@@ -62,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.help) return print(USAGE);
   if (values.version) return print(HARNESS_VERSION);
   const [command, ...rest] = positionals;
-  if (!command) throw new UsageError('missing command (list, tools, call, resources, read, prompts, prompt, doctor or serve)');
+  if (!command) throw new UsageError('missing command (list, tools, call, resources, read, prompts, prompt, hooks, doctor or serve)');
   const options: CliOptions = {
     workspace: path.resolve(values.workspace ?? process.cwd()),
     configFiles: (values.config ?? []).map((f) => path.resolve(f)),
@@ -70,12 +77,16 @@ async function main(argv: string[]): Promise<number> {
     timeoutMs: values.timeout === undefined ? undefined : parseTimeout(values.timeout),
     inheritEnv: values['inherit-env'],
     trace: values.trace,
+    hookFiles: (values.hooks ?? []).map((f) => path.resolve(f)),
+    claudeHooks: values['claude-hooks'],
   };
   switch (command) {
     case 'list':
       return withHarness(options, (h) => runList(h, options), rest);
     case 'tools':
       return withHarness(options, (h) => runTools(h, options), rest);
+    case 'hooks':
+      return withHarness(options, (h) => runHooks(h, options), rest, { autoStart: false, allowSignIn: false });
     case 'call':
       if (rest.length < 1 || rest.length > 2) throw new UsageError('call needs TOOL and optionally one JSON argument object');
       return withHarness(options, (h) => runCall(h, options, rest[0], parseToolArgs(rest[1])), []);
@@ -101,7 +112,7 @@ async function main(argv: string[]): Promise<number> {
       return withHarness(options, (h) => runDoctor(h, config, options), rest);
     }
     default:
-      throw new UsageError(`unknown command "${command}" (expected list, tools, call, resources, read, prompts, prompt, doctor, login, logout or serve)`);
+      throw new UsageError(`unknown command "${command}" (expected list, tools, call, resources, read, prompts, prompt, hooks, doctor, login, logout or serve)`);
   }
 }
 
@@ -127,6 +138,7 @@ async function withHarness(
     inheritEnv: options.inheritEnv,
     inputResolver: new CliInputResolver(process.env, process.stdin.isTTY === true && process.stderr.isTTY === true),
     traceEnabled: () => options.trace,
+    hooks: cliHookOptions(options),
   });
   // Listening before start() so the trace begins with the first byte of the handshake.
   if (options.trace) {

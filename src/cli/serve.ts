@@ -11,6 +11,7 @@ import {
   ServeHttpListener,
   serveStdio,
 } from '../core';
+import { cliHookOptions } from './cliHooks';
 import { CliInputResolver } from './CliInputResolver';
 import { UsageError } from './CliOptions';
 import { errorMessage } from '../core/base/errors';
@@ -36,7 +37,9 @@ Usage:
   --audit-log FILE     where every call is recorded (default: .harness/audit.jsonl in the workspace)
   --workspace DIR      workspace root: the files the built-in tools see, and its config files (default: cwd)
   --config FILE        another config file (repeatable); counts as yours, like the user config below
-  --inherit-env        give stdio servers the whole environment
+  --inherit-env        give stdio servers (and hooks) the whole environment
+  --hooks FILE         another hooks file (repeatable); .harness/hooks.json and the user's hooks file are always read
+  --claude-hooks       also run the hooks of the workspace's .claude/settings.json
   --trace              print the servers' JSON-RPC traffic to stderr
 
 Offered by default: the read-only built-in tools (read_file, list_directory, glob_search, grep_search);
@@ -44,7 +47,8 @@ with --gateway, also every configured server's tools, resources and prompts. A "
 ({"serve": {"expose": [...], "deny": [...], "sessionIdleTimeoutMs": N, "maxSessions": N}}) in your
 user config (${userConfigFile()}) or a --config file adds to the flags. The workspace's
 .harness/mcp.json may only narrow: its "deny" counts, its "expose" and limits are ignored (and said so).
-At start, serve prints what it offers and where each entry came from.`;
+At start, serve prints what it offers and where each entry came from.
+Every tools/call runs the PreToolUse and PostToolUse hooks; a hook's "ask" is a refusal here.`;
 
 /** Each step of stopping a server behind the gateway (stdin closed, SIGTERM, SIGKILL). */
 const SERVE_SHUTDOWN_GRACE_MS = 500;
@@ -64,6 +68,8 @@ interface ServeArgs {
   readonly configFiles: string[];
   readonly inheritEnv: boolean;
   readonly trace: boolean;
+  readonly hookFiles: string[];
+  readonly claudeHooks: boolean;
 }
 
 /** `serve`: runs until the stdio client goes away, or until SIGINT/SIGTERM. */
@@ -142,6 +148,8 @@ function parseServeArgs(argv: string[]): ServeArgs | undefined {
       config: { type: 'string', multiple: true },
       'inherit-env': { type: 'boolean', default: false },
       trace: { type: 'boolean', default: false },
+      hooks: { type: 'string', multiple: true },
+      'claude-hooks': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -161,6 +169,8 @@ function parseServeArgs(argv: string[]): ServeArgs | undefined {
     configFiles: (values.config ?? []).map((f) => path.resolve(f)),
     inheritEnv: values['inherit-env'],
     trace: values.trace,
+    hookFiles: (values.hooks ?? []).map((f) => path.resolve(f)),
+    claudeHooks: values['claude-hooks'],
   };
 }
 
@@ -179,6 +189,10 @@ function createServeHarness(args: ServeArgs): McpHarness {
     // A config that lists this gateway itself (e.g. .vscode/mcp.json for VS Code) must not make it start itself, forever.
     checkStart: async (def) => (isThisGateway(def.command, def.args) ? 'this entry runs mcp-harness serve itself; the gateway does not serve itself' : undefined),
     traceEnabled: () => args.trace,
+    hooks: cliHookOptions(args),
+  });
+  harness.onDidRunHook((run) => {
+    if (run.outcome === 'error' || run.outcome === 'deny' || args.trace) log(`hook ${run.hookEvent} ${run.tool ?? ''} ${run.outcome}${run.detail ? `: ${run.detail}` : ''} (${run.hook})`);
   });
   harness.onDidLog((e) => {
     if (e.source === 'rpc' ? args.trace : e.level === 'warn' || e.level === 'error' || e.source === 'stderr') log(`[${e.server}] ${e.message}`);

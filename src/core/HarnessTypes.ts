@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { IMcpAuthHost } from './auth/types';
-import type { IMcpInputResolver, McpConfigError, McpServerDefinition, McpUserServers } from './config';
+import type { HookDefinition, HookUserEntries, IMcpInputResolver, McpConfigError, McpServerDefinition, McpUserServers } from './config';
 import type { CallProgress, ToolCallOptions } from './calls/types';
 import type { IMcpClock } from './mcp/McpConnection';
 import type { IMcpClientHandlers } from './mcp/McpSession';
@@ -55,6 +55,31 @@ export interface HarnessOptions {
   readonly authHost?: IMcpAuthHost;
   /** Start servers when the configuration is applied (default true). */
   readonly autoStart?: boolean;
+  /** Hooks run around every call (see `HarnessHookOptions`); `.harness/hooks.json` of each folder is always read. */
+  readonly hooks?: HarnessHookOptions;
+}
+
+/**
+ * Where hooks come from besides each workspace folder's `.harness/hooks.json`, and which may run.
+ * Hooks are Claude Code's format; they run in the pipeline of every call (PreToolUse, PostToolUse)
+ * and, when a chat asks, for its prompts and sessions (UserPromptSubmit, SessionStart).
+ */
+export interface HarnessHookOptions {
+  /** The user's own hooks (an editor setting): a map of events, as a setting holds it. */
+  readonly user?: HookUserEntries;
+  /** Files of the user's own (the CLI's user file); a missing one is skipped. */
+  readonly userFiles?: readonly string[];
+  /** Files named explicitly; a missing one is a config error. */
+  readonly files?: readonly string[];
+  /** Also read the `hooks` of each folder's `.claude/settings.json` (never written). */
+  readonly claudeSettings?: boolean;
+  /** A host's own hooks, run before the others. */
+  readonly definitions?: readonly HookDefinition[];
+  /**
+   * Why a hook may not run now (a workspace's hook the user has not approved, an untrusted
+   * workspace), or undefined when it may. Without it every hook runs.
+   */
+  permit?(hook: HookDefinition): string | undefined;
 }
 
 /** A server as the library reports it: plain data, `state` a string. */

@@ -9,7 +9,8 @@ import { CallPipeline } from './calls/CallPipeline';
 import { ResourceSubscriptions, type ResourceUpdate } from './calls/ResourceSubscriptions';
 import { ServerRequests, type ServerRequestOptions } from './calls/ServerRequests';
 import type { ToolCallOptions, ToolCallOutcome, ToolCallRequest } from './calls/types';
-import { loadMcpConfig, resolveServerLaunch, type McpConfigError, type McpLaunchResolution, type McpServerDefinition } from './config';
+import { loadHooksConfig, loadMcpConfig, resolveServerLaunch, type McpConfigError, type McpLaunchResolution, type McpServerDefinition } from './config';
+import { HookRunner, type HookRunRecord, type HookSnapshot } from './hooks';
 import type { HarnessApplyResult, HarnessCallOptions, HarnessCallResult, HarnessOptions, HarnessServer } from './HarnessTypes';
 import { McpServerManager } from './mcp/McpServerManager';
 import { isServingState, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
@@ -25,6 +26,7 @@ export type {
   HarnessCallErrorKind,
   HarnessCallOptions,
   HarnessCallResult,
+  HarnessHookOptions,
   HarnessOptions,
   HarnessServer,
   HarnessTool,
@@ -52,6 +54,11 @@ export class McpHarness {
   readonly onDidChangeTools: Event<void>;
   /** A resource someone subscribed to (see {@link subscribeResource}) changed on its server. */
   readonly onDidUpdateResource: Event<ResourceUpdate>;
+  /** A hook ran (or was skipped): what the hook log shows. */
+  readonly onDidRunHook: Event<HookRunRecord>;
+  /** The hooks, or which of them may run, changed. */
+  readonly onDidChangeHooks: Event<void>;
+  private readonly _hooks: HookRunner;
 
   private _options: HarnessOptions;
   private _configErrors: readonly McpConfigError[] = [];
@@ -84,8 +91,19 @@ export class McpHarness {
       authHost: options.authHost,
     });
     const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars });
+    this._hooks = this._store.add(
+      new HookRunner({
+        permit: (hook) => this._options.hooks?.permit?.(hook),
+        // Hooks get what stdio servers get: the safe variables, or everything with inheritEnv.
+        env: () => buildServerEnvironment(this._options.env ?? process.env, {}, { platform: process.platform, inheritAll: this._options.inheritEnv ?? false }),
+        projectDir: () => this._folders()[0] ?? process.cwd(),
+      }),
+    );
+    this.onDidRunHook = this._hooks.onDidRun;
+    this.onDidChangeHooks = this._hooks.onDidChange;
+    const servers = () => this._manager.servers().map((s) => s.name);
     const mask = (text: string) => this._secrets.mask(text);
-    this._pipeline = new CallPipeline({ registry: this._registry, connection: (server) => this._manager.get(server), servers: () => this._manager.servers().map((s) => s.name), defaults, mask });
+    this._pipeline = new CallPipeline({ registry: this._registry, connection: (server) => this._manager.get(server), servers, defaults, hooks: this._hooks, mask });
     this._requests = new ServerRequests({ connection: (server) => this._manager.get(server), defaults, mask });
     this._subscriptions = this._store.add(new ResourceSubscriptions(this._requests, (server, m) => this._log(server, 'warn', m)));
     this.onDidUpdateResource = this._subscriptions.onDidUpdate;
@@ -147,6 +165,21 @@ export class McpHarness {
     return this._configErrors;
   }
 
+  /** Every configured hook in the order they run, with why it does not run now when it does not. */
+  hooks(): HookSnapshot[] {
+    return this._hooks.hooks();
+  }
+
+  /** Tells the hooks' listeners that which hooks may run changed (an approval, the workspace's trust). */
+  refreshHooks(): void {
+    this._hooks.refresh();
+  }
+
+  /** The chat events' hooks (UserPromptSubmit, SessionStart), for a chat session to run. */
+  get chatHooks(): Pick<HookRunner, 'userPromptSubmit' | 'sessionStart'> {
+    return { userPromptSubmit: (c) => this._hooks.userPromptSubmit(c), sessionStart: (c) => this._hooks.sessionStart(c) };
+  }
+
   registerBuiltin(tool: BuiltinTool): IDisposable {
     return this._registry.registerBuiltin(tool);
   }
@@ -156,18 +189,20 @@ export class McpHarness {
    * Resolves when the servers it started run or have failed, unless `wait` is false.
    */
   async applyConfig(
-    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'toolTimeoutMs' | 'maxOutputChars' | 'inheritEnv'> = {},
+    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'toolTimeoutMs' | 'maxOutputChars' | 'inheritEnv' | 'hooks'> = {},
     options: { restartFailed?: boolean; wait?: boolean } = {},
   ): Promise<HarnessApplyResult> {
     this._options = { ...this._options, ...update };
     // One load at a time, in call order: a slow read must never apply over a newer one.
     const applied = this._applying.then(async () => {
-      const { servers, errors } = await loadMcpConfig({
-        workspaceFolders: this._folders(),
-        configFiles: this._options.configFiles,
-        userServers: this._options.userServers,
-      });
+      const hookOptions = this._options.hooks ?? {};
+      const [{ servers, errors: serverErrors }, hooks] = await Promise.all([
+        loadMcpConfig({ workspaceFolders: this._folders(), configFiles: this._options.configFiles, userServers: this._options.userServers }),
+        loadHooksConfig({ workspaceFolders: this._folders(), ...hookOptions }),
+      ]);
+      const errors = [...serverErrors, ...hooks.errors];
       this._configErrors = errors;
+      this._hooks.setHooks([...(hookOptions.definitions ?? []), ...hooks.hooks]);
       const { diff, settled } = this._manager.applyDefinitions(servers, {
         start: this._options.autoStart ?? true,
         restartFailed: options.restartFailed,

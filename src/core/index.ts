@@ -8,7 +8,9 @@ export type {
   HarnessServer,
   HarnessCallOptions,
   HarnessApplyResult,
+  HarnessHookOptions,
 } from './McpHarness';
+export * from './hooks';
 export * from './config';
 export type { McpConfigDiff } from './mcp/McpServerManager';
 export { McpServerManager } from './mcp/McpServerManager';

@@ -3,7 +3,7 @@ import { Disposable, DisposableStore } from '../core';
 import { SETTINGS_SECTION } from './ConfigFiles';
 
 const DEBOUNCE_MS = 300;
-const PATTERN = '{.mcp.json,.vscode/mcp.json,.harness/mcp.json}';
+const PATTERN = '{.mcp.json,.vscode/mcp.json,.harness/mcp.json,.harness/hooks.json,.claude/settings.json}';
 
 /**
  * Calls `onChange` (debounced) when any config file is created, changed or deleted in any

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import { Disposable, HARNESS_VERSION, McpHarness, type HarnessApplyResult, type HarnessTool } from '../core';
+import { Disposable, HARNESS_VERSION, McpHarness, type HarnessApplyResult, type HarnessTool, type HookApprovals } from '../core';
 import { ChatFeature } from './chat/ChatFeature';
 import { registerCommands } from './commands';
 import { VscodeAuthHost } from './VscodeAuthHost';
 import { readUserServers, SETTINGS_SECTION, type IgnoredUserServers } from './ConfigFiles';
 import { ConfigWatcher } from './ConfigWatcher';
+import { HookFeature, readHookSettings } from './HookFeature';
 import { ServerApprovals } from './ServerApprovals';
 import { copyServerConfigurationCommand, GatewayDefinitionProvider } from './ServeIntegration';
 import { ServerLogs } from './ServerLogs';
@@ -35,6 +36,7 @@ export class McpHarnessExtension extends Disposable {
   private readonly _enablement: ToolEnablement;
   private readonly _status: StatusBarController;
   private readonly _chat: ChatFeature;
+  private readonly _hookApprovals: HookApprovals;
   private _serverCount: number | undefined;
   /** The last ignored-settings report, so that an unchanged one is not shown again at every reload. */
   private _ignoredReport = '';
@@ -48,6 +50,7 @@ export class McpHarnessExtension extends Disposable {
     const approvals = this._register(new ServerApprovals(context.workspaceState, (names) => void this._startAll(names)));
     this._enablement = this._register(new ToolEnablement(context.workspaceState));
     const authHost = this._register(new VscodeAuthHost(context));
+    this._hookApprovals = HookFeature.createApprovals(context.workspaceState);
     this.harness = new McpHarness({
       ...this._readHostConfig(),
       authHost,
@@ -67,6 +70,7 @@ export class McpHarnessExtension extends Disposable {
         }
       }),
     );
+    this._register(new HookFeature(this.harness, this._hookApprovals));
     this._status = this._register(new StatusBarController(this.harness, this._enablement));
     this._chat = this._register(new ChatFeature(context, this.harness, () => this._enabledTools(), this._log));
     for (const command of registerCommands({ harness: this.harness, approvals, logs, inputs, enablement: this._enablement, reload: (o) => this.reload(o) })) this._register(command);
@@ -133,12 +137,14 @@ export class McpHarnessExtension extends Disposable {
   /** What the harness takes from the editor; settings it will not use are reported here. */
   private _readHostConfig() {
     const { userServers, ignored } = readUserServers();
-    this._reportIgnored(ignored);
-    return readHostConfig(userServers);
+    const hooks = readHookSettings(this._hookApprovals);
+    this._reportIgnored(ignored, hooks.ignored);
+    return { ...readHostConfig(userServers), hooks: hooks.options };
   }
 
-  private _reportIgnored(ignored: readonly IgnoredUserServers[]): void {
-    const report = ignored.map((i) => `mcpHarness.servers in ${i.where} (${i.names.join(', ')}) is not used: ${i.reason}.`).join(' ');
+  private _reportIgnored(ignored: readonly IgnoredUserServers[], hookSettings: readonly string[]): void {
+    const hooks = hookSettings.length ? ` ${hookSettings.join(' and ')} in workspace settings ${hookSettings.length === 1 ? 'is' : 'are'} not used: a workspace's hooks belong in .harness/hooks.json, where they need your approval.` : '';
+    const report = (ignored.map((i) => `mcpHarness.servers in ${i.where} (${i.names.join(', ')}) is not used: ${i.reason}.`).join(' ') + hooks).trim();
     if (report === this._ignoredReport) return;
     this._ignoredReport = report;
     if (!report) return;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { describeReconnect, Disposable, type McpHarness, type McpServerSnapshot } from '../core';
+import { describeReconnect, Disposable, HOOK_AWAITING_APPROVAL, type HookSnapshot, type McpHarness, type McpServerSnapshot } from '../core';
+import { describeHook } from './HookFeature';
 import { mcpToolCandidateName } from '../core/tools/McpToolNaming';
 import { scanTool } from '../core/permissions';
 import { serverTooltip, stateIcon, toolTooltip } from './serverPresentation';
@@ -13,7 +14,10 @@ export type ServerTreeNode =
   | { readonly kind: 'group'; readonly server: string; readonly group: 'tools' | 'resources' | 'prompts' }
   | { readonly kind: 'tool'; readonly server: string; readonly tool: string }
   | { readonly kind: 'resource'; readonly server: string; readonly uri: string }
-  | { readonly kind: 'prompt'; readonly server: string; readonly prompt: string };
+  | { readonly kind: 'prompt'; readonly server: string; readonly prompt: string }
+  /** "Hooks", after the servers: every configured hook, with where it comes from. */
+  | { readonly kind: 'hooks'; readonly server?: undefined }
+  | { readonly kind: 'hook'; readonly server?: undefined; readonly hook: string };
 
 /**
  * "MCP Servers": one node per server with its state, and Tools / Resources / Prompts below.
@@ -35,10 +39,16 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     super();
     this._register(_harness.onDidChange(() => this._queueRefresh()));
     this._register(_enablement.onDidChange(() => this._queueRefresh()));
+    this._register(_harness.onDidChangeHooks(() => this._queueRefresh()));
   }
 
   getChildren(node?: ServerTreeNode): ServerTreeNode[] {
-    if (!node) return this._harness.snapshots().map((s) => ({ kind: 'server', server: s.name }));
+    if (!node) {
+      const servers: ServerTreeNode[] = this._harness.snapshots().map((s) => ({ kind: 'server', server: s.name }));
+      return this._harness.hooks().length ? [...servers, { kind: 'hooks' }] : servers;
+    }
+    if (node.kind === 'hooks') return this._harness.hooks().map((h) => ({ kind: 'hook', hook: h.hook.id }));
+    if (node.server === undefined) return [];
     const snapshot = this._snapshot(node.server);
     if (!snapshot) return [];
     if (node.kind === 'server') {
@@ -57,7 +67,10 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
   getParent(node: ServerTreeNode): ServerTreeNode | undefined {
     switch (node.kind) {
       case 'server':
+      case 'hooks':
         return undefined;
+      case 'hook':
+        return { kind: 'hooks' };
       case 'group':
         return { kind: 'server', server: node.server };
       case 'tool':
@@ -70,6 +83,7 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
   }
 
   getTreeItem(node: ServerTreeNode): vscode.TreeItem {
+    if (node.kind === 'hooks' || node.kind === 'hook') return this._hookItem(node);
     const snapshot = this._snapshot(node.server);
     if (!snapshot) return new vscode.TreeItem(node.server);
     switch (node.kind) {
@@ -110,6 +124,22 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
   override dispose(): void {
     clearTimeout(this._countdown);
     super.dispose();
+  }
+
+  private _hookItem(node: Extract<ServerTreeNode, { kind: 'hooks' | 'hook' }>): vscode.TreeItem {
+    const hooks = this._harness.hooks();
+    if (node.kind === 'hooks') {
+      const item = new vscode.TreeItem('Hooks', vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = 'hooks';
+      const waiting = hooks.filter((h) => h.blocked !== undefined).length;
+      item.description = waiting ? `${hooks.length - waiting} of ${hooks.length} active` : String(hooks.length);
+      item.iconPath = new vscode.ThemeIcon('zap');
+      item.contextValue = 'hooks';
+      return item;
+    }
+    const snapshot = hooks.find((h) => h.hook.id === node.hook);
+    if (!snapshot) return new vscode.TreeItem(node.hook);
+    return hookItem(snapshot);
   }
 
   private _serverItem(s: McpServerSnapshot): vscode.TreeItem {
@@ -200,6 +230,23 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     const next = Math.min(...waits.map((at) => ((at - now) % 1000) + 5));
     this._countdown = setTimeout(() => this._queueRefresh(), next);
   }
+}
+
+/** One hook: event and matcher, its command, where it comes from, and why it does not run when it does not. */
+function hookItem({ hook, blocked }: HookSnapshot): vscode.TreeItem {
+  const { label, description, origin } = describeHook(hook);
+  const item = new vscode.TreeItem(label);
+  item.id = `hook:${hook.id}`;
+  item.description = `${description} · ${origin}${blocked ? ` · ${blocked}` : ''}`;
+  const tooltip = new vscode.MarkdownString();
+  tooltip.appendMarkdown(`**${hook.event}** hook from ${origin}\n\n`);
+  tooltip.appendCodeblock(hook.command, 'sh');
+  tooltip.appendMarkdown(`\nMatcher: \`${hook.matcher || '*'}\` · timeout ${hook.timeoutSec} s · on error: ${hook.onError}`);
+  if (blocked) tooltip.appendMarkdown(`\n\nNot running: ${blocked}`);
+  item.tooltip = tooltip;
+  item.iconPath = blocked ? new vscode.ThemeIcon(blocked === HOOK_AWAITING_APPROVAL ? 'shield' : 'circle-slash', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('zap');
+  item.contextValue = blocked === HOOK_AWAITING_APPROVAL ? 'hook.pending' : blocked ? 'hook.blocked' : 'hook.active';
+  return item;
 }
 
 /** Poisoning-scan hits of a tool's definition, computed once per tool object (lists are replaced, not mutated). */

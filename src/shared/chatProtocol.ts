@@ -37,6 +37,8 @@ const permissionView = object({
   warnings: array(warning),
   /** A readable diff when a remembered approval no longer applies because the tool changed. */
   changedSinceApproval: optional(str),
+  /** A PreToolUse hook asked for this card: which, and why. */
+  askedBy: optional(str),
 });
 export type ChatPermissionView = Infer<typeof permissionView>;
 

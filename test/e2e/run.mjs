@@ -355,6 +355,8 @@ function summarize(peakMb) {
   for (const r of results) console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(32)} ${r.seconds.toFixed(1).padStart(6)} s`);
   console.log(`total ${seconds.toFixed(1)} s; peak memory of code-server, extension hosts and chromium: ${peakMb} MB`);
   console.log(`extension: ${EXT_DIR}; artifacts: ${RESULTS}`);
+  // The reasons again, here at the end: a long log is often read from its tail only.
+  for (const r of results) if (!r.ok) console.log(`FAIL ${r.name}: ${r.error}`);
   writeFileSync(join(RESULTS, 'summary.json'), JSON.stringify({ extension: EXT_DIR, seconds, peakMb, results }, null, 2));
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   return failed === 0 && results.length > 0 ? 0 : 1;

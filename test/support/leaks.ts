@@ -29,13 +29,24 @@ export function processesWithEnv(entry: string): number[] {
   return pids;
 }
 
-/** Polls until no tagged process is left (a killed process takes a moment to disappear). */
-export async function waitForNoProcesses(alive: () => number[], timeoutMs = 5000): Promise<number[]> {
+/**
+ * Polls until no tagged process is left (a killed process takes a moment to disappear). Returns
+ * what is still alive then, each as "pid command line", so a failed assertion names the survivor.
+ */
+export async function waitForNoProcesses(alive: () => number[], timeoutMs = 5000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   let left = alive();
   while (left.length > 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
     left = alive();
   }
-  return left;
+  return left.map(describeProcess);
+}
+
+function describeProcess(pid: number): string {
+  try {
+    return `${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim()}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
 }

@@ -189,6 +189,7 @@ export class ToolCard extends LitElement {
       ${permission.changedSinceApproval
         ? html`<div class="warning">Changed since you approved it:</div><pre class="diff">${permission.changedSinceApproval}</pre>`
         : nothing}
+      ${permission.askedBy ? html`<div class="warning asked-by">${permission.askedBy}</div>` : nothing}
       <div class="actions" role="group" aria-label="Allow ${item.toolName}?">
         <vscode-button ?disabled=${pending} @click=${() => this._answer('once')}>Allow once</vscode-button>
         <vscode-button secondary ?disabled=${pending} @click=${() => this._answer('session')}>Allow for this session</vscode-button>

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Result } from '../base/result';
+import type { ToolCallOutcome } from '../calls/types';
 import type { IAuditSink } from '../permissions/AuditLog';
 import type { ICallDecider } from '../permissions/types';
 import type { HarnessTool } from '../tools/types';
@@ -32,6 +33,8 @@ export interface McpAgentOptions {
   readonly maxOutputTokens?: number;
   /** When to offer `search_tools` instead of every schema; `false` never does. */
   readonly toolSearch?: ToolSearchBudget | false;
+  /** The conversation the turn belongs to (hooks get it as `session_id`). */
+  readonly conversationId?: string;
 }
 
 export interface AgentTurnOptions {
@@ -58,7 +61,7 @@ export class McpAgent {
   private readonly _search = new ToolSearchCache();
 
   constructor(private readonly _options: McpAgentOptions) {
-    this._calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.tools() });
+    this._calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.tools(), conversationId: () => _options.conversationId });
   }
 
   /** Runs one user turn. Never throws for provider or tool failures: they end the turn as events. */
@@ -123,8 +126,10 @@ export class McpAgent {
         return end('step_limit');
       }
       const results = await Promise.all(calls.map((call) => this._runCall(call, plan, found, signal, emit)));
-      push(...results);
-      // A stop during the calls is seen at the top of the next step.
+      push(...results.map((r) => r.message));
+      // A stop during the calls is seen at the top of the next step; a hook's stop ends the turn here.
+      const stop = hookStop(results.map((r) => r.outcome), emit);
+      if (stop) return end('stopped');
     }
   }
 
@@ -150,9 +155,9 @@ export class McpAgent {
     found: Set<string>,
     signal: AbortSignal,
     emit: (event: AgentEvent) => void,
-  ): Promise<ToolResultMessage> {
-    if (call.name === SEARCH_TOOLS_NAME && plan.searching && !plan.byName.has(SEARCH_TOOLS_NAME)) return this._searchCall(call, found, emit);
-    return (await this._calls.run(call, signal, emit)).message;
+  ): Promise<{ message: ToolResultMessage; outcome?: ToolCallOutcome }> {
+    if (call.name === SEARCH_TOOLS_NAME && plan.searching && !plan.byName.has(SEARCH_TOOLS_NAME)) return { message: this._searchCall(call, found, emit) };
+    return this._calls.run(call, signal, emit);
   }
 
   /** `search_tools` runs here: it reads only tool definitions, so it needs no approval. */
@@ -193,6 +198,14 @@ function parseJsonObject(text: string): Result<Record<string, unknown>> {
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { ok: true, value: value as Record<string, unknown> };
   return { ok: false, error: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object` };
+}
+
+/** Tells the user what hooks said for them; true when one of them stopped the turn (`continue: false`). */
+function hookStop(outcomes: readonly (ToolCallOutcome | undefined)[], emit: (event: AgentEvent) => void): boolean {
+  for (const message of outcomes.flatMap((o) => o?.hookMessages ?? [])) emit({ type: 'notice', level: 'warning', message });
+  const stop = outcomes.find((o) => o?.hookStop)?.hookStop;
+  if (stop) emit({ type: 'notice', level: 'warning', message: `The hook "${stop.hook}" stopped the turn${stop.reason ? `: ${stop.reason}` : '.'}` });
+  return stop !== undefined;
 }
 
 function describeError(err: unknown): string {

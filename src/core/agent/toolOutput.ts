@@ -82,3 +82,11 @@ function fold(text: string): { folded: string; starts: number[] } {
   starts.push(text.length);
   return { folded, starts };
 }
+
+/**
+ * Hooks' notes for the model (a PostToolUse `additionalContext` or block reason, a PreToolUse
+ * `additionalContext`), after the tool's output: the user's own hooks wrote them, not the tool.
+ */
+export function hookNotesText(notes: readonly { readonly hook: string; readonly text: string }[]): string {
+  return notes.map((n) => `\n<hook_note hook="${n.hook.replace(/["<>\n]/g, '_')}">\n${n.text.replace(/<(\/?)hook_note/gi, '<$1hook_note_')}\n</hook_note>`).join('');
+}

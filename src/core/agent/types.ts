@@ -93,4 +93,6 @@ export type AgentEvent =
   | ({ readonly type: 'tool_call'; readonly modelCallId: string } & ToolCallEvent)
   | { readonly type: 'usage'; readonly inputTokens?: number; readonly outputTokens?: number }
   | { readonly type: 'error'; readonly message: string; readonly kind: ModelProviderErrorKind | 'step_limit' }
+  /** Something the user should read that is not the model's: a hook's message, a hook that stopped the turn. */
+  | { readonly type: 'notice'; readonly level: 'info' | 'warning'; readonly message: string }
   | { readonly type: 'end'; readonly reason: 'done' | 'step_limit' | 'stopped' | 'error' };

@@ -4,15 +4,16 @@ import { errorMessage } from '../base/errors';
 import type { Result } from '../base/result';
 import { McpCallError } from '../mcp/McpCallError';
 import type { McpCallOptions } from '../mcp/McpSession';
-import type { AuditClient } from '../permissions/AuditLog';
 import { scanText } from '../permissions/scanPoisoning';
-import type { ICallDecider, PermissionDecision, PoisoningHit } from '../permissions/types';
+import type { HookDecisionHint, ICallDecider, PermissionDecider, PermissionDecision, PoisoningHit } from '../permissions/types';
 import { DEFAULT_MAX_OUTPUT_CHARS, formatToolResult } from '../tools/formatToolResult';
 import type { ResolvedTool, ToolRegistry } from '../tools/ToolRegistry';
 import { MCP_TOOL_NAME_PREFIX, sanitizeToolNamePart } from '../tools/McpToolNaming';
 import type { HarnessTool } from '../tools/types';
-import { callTimeouts, CALLER_DECIDES, describeDenial, type CallTimeoutDefaults } from './callPolicy';
-import type { HarnessCallErrorKind, HarnessCallResult, ToolCallEvent, ToolCallOptions, ToolCallOutcome, ToolCallRequest, ToolCallState } from './types';
+import { CallHookRecord, hookContext, postToolUseStep, preToolUseStep } from './callHooks';
+import { callTimeouts, CALLER_DECIDES, describeDenial, describeUnansweredAsk, type CallTimeoutDefaults } from './callPolicy';
+import { auditBase, changedText, dedupeWarnings, failure, parseArguments, pick } from './callSteps';
+import type { HarnessCallResult, IToolCallHooks, ToolCallEvent, ToolCallOptions, ToolCallOutcome, ToolCallRequest, ToolCallState } from './types';
 
 /** What the pipeline needs of a server's connection. */
 export interface ICallConnection {
@@ -37,16 +38,36 @@ export interface CallPipelineOptions {
   now?(): number;
   /** Masks what a failure may quote of a server definition's secrets, for the audit log. */
   mask?(text: string): string;
+  /** PreToolUse and PostToolUse hooks, run for every call. */
+  readonly hooks?: IToolCallHooks;
 }
 
 type Emit = (patch: Partial<ToolCallEvent> & Pick<ToolCallEvent, 'state'>) => void;
+type End = (state: ToolCallOutcome['state'], result: HarnessCallResult, extra?: Partial<ToolCallOutcome>) => ToolCallOutcome;
+
+/** A call that was allowed: what the rest of the pipeline needs of it. */
+interface DecidedCall {
+  readonly callId: string;
+  readonly tool: HarnessTool;
+  readonly input: Record<string, unknown>;
+  readonly options: ToolCallOptions;
+  readonly signal: AbortSignal;
+  readonly decider: PermissionDecider;
+  readonly waitMs: number | undefined;
+  readonly audit: ReturnType<typeof auditBase> & { readonly waitedMs?: number };
+  readonly emit: Emit;
+  readonly end: End;
+  readonly hooked: CallHookRecord;
+}
 
 /**
  * The one way a tool call is made, whoever asks (the chat's model, `/call`, `mcp-harness call`, a
  * gateway client, a library host). The steps, in this order and only here:
  * look up once -> validate the arguments (a failure goes straight back, nothing is asked) ->
- * decide (the permission gate, serve's exposure policy, or the caller itself) -> audit -> call
- * exactly the tool that was decided on, under one timeout policy -> format -> scan.
+ * PreToolUse hooks (deny, allow, ask, rewrite the arguments) -> decide (the permission gate,
+ * serve's exposure policy, or the caller itself) -> audit -> call exactly the tool that was
+ * decided on, under one timeout policy -> format -> PostToolUse hooks (a note, or another
+ * result) -> scan.
  * The decision is bound to the tool's identity (server, own name, pin): if that tool is not
  * offered exactly so when the call is about to go out, nothing is sent and the caller is told.
  */
@@ -60,6 +81,7 @@ export class CallPipeline {
     let tool: HarnessTool | undefined;
     // Stryker disable next-line all: only a seed; every emit sets each of these fields again
     let last: ToolCallEvent = { callId, toolName: request.name, arguments: args ?? {}, state: 'running' };
+    const hooked = new CallHookRecord(options.audit);
     const emit: Emit = (patch) => {
       // A question belongs to its waiting state only, progress to its running state.
       const { permission: _asked, progress: _progress, ...rest } = last;
@@ -73,9 +95,9 @@ export class CallPipeline {
         // A host's listener must not break the call.
       }
     };
-    const end = (state: ToolCallOutcome['state'], result: HarnessCallResult, extra: Partial<ToolCallOutcome> = {}): ToolCallOutcome => {
+    const end: End = (state, result, extra = {}) => {
       emit({ state, output: result.text, ...pick(extra), ...(extra.warnings?.length ? { warnings: extra.warnings } : {}) });
-      return { ...result, callId, state, ...(tool ? { tool } : {}), ...extra, warnings: last.warnings ?? [] };
+      return { ...result, callId, state, ...(tool ? { tool } : {}), ...extra, ...hooked.fields(), warnings: last.warnings ?? [] };
     };
 
     const parsed = parseArguments(request);
@@ -87,13 +109,21 @@ export class CallPipeline {
       return end('error', resolved.error);
     }
     tool = resolved.value.tool;
-    const input = args as Record<string, unknown>;
+    let input = args as Record<string, unknown>;
     const invalid = this._o.registry.validateArguments(tool, input);
     if (invalid) return end('error', failure('invalid_arguments', invalid));
     const signal = options.signal ?? new AbortController().signal;
     if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'));
 
-    const decided = await this._decide(callId, tool, input, options.decider ?? CALLER, signal, emit);
+    let hint: HookDecisionHint | undefined;
+    if (this._o.hooks) {
+      const pre = await preToolUseStep(this._o.hooks, hookContext(callId, tool, input, signal, options), this._o.registry, hooked, options);
+      if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'));
+      if ('end' in pre) return end(pre.end.state, pre.end.result, pre.end.decider ? { decider: pre.end.decider } : {});
+      args = input = pre.input;
+      hint = pre.hint;
+    }
+    const decided = await this._decide(callId, tool, input, options.decider ?? CALLER, signal, emit, hint);
     const decision = decided.decision;
     const waitMs = decided.waitMs;
     const audit = { ...auditBase(tool.name, tool, input, options.client), ...(waitMs !== undefined ? { waitedMs: Math.round(waitMs) } : {}) };
@@ -104,23 +134,33 @@ export class CallPipeline {
     }
     if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'), { decider: decision.decider, waitMs });
 
+    return this._run({ callId, tool, input, options, signal, decider: decision.decider, waitMs, audit, emit, end, hooked });
+  }
+
+  /** The decided call: exactly the tool decided on (or nothing), audited, then its result through the PostToolUse hooks and the scan. */
+  private async _run(c: DecidedCall): Promise<ToolCallOutcome> {
+    const { tool, input, options, signal, decider, waitMs, audit, emit, end } = c;
     // Exactly what was decided on, or nothing: the name is never looked up again.
     const target = this._o.registry.resolveIdentity(tool);
     if (!target || (options.available && !options.available(target.tool))) {
-      options.audit?.denied({ ...audit, decider: decision.decider, reason: 'the tool changed since it was approved' });
-      return end('error', failure('tool_changed', changedText(tool)), { decider: decision.decider, waitMs });
+      options.audit?.denied({ ...audit, decider, reason: 'the tool changed since it was approved' });
+      return end('error', failure('tool_changed', changedText(tool)), { decider, waitMs });
     }
-    emit({ state: 'running', decider: decision.decider, ...(waitMs !== undefined ? { waitMs } : {}) });
-    const auditId = options.audit?.start({ ...audit, decider: decision.decider });
+    emit({ state: 'running', decider, ...(waitMs !== undefined ? { waitMs } : {}) });
+    const auditId = options.audit?.start({ ...audit, decider });
     const started = this._now();
-    const result = await this._invoke(target, input, options, signal, (progress) => emit({ state: 'running', progress }));
+    let result = await this._invoke(target, input, options, signal, (progress) => emit({ state: 'running', progress }));
     const runMs = this._now() - started;
     const cancelled = signal.aborted;
     const outcome = cancelled ? 'cancelled' : result.isError ? 'error' : 'ok';
     if (auditId !== undefined) options.audit?.end(auditId, { outcome, outputChars: result.text.length, ...(result.isError ? { error: (this._o.mask?.(result.text) ?? result.text).slice(0, 500) } : {}) });
-    if (cancelled) return end('cancelled', { ...result, isError: true, errorKind: 'cancelled', text: 'Cancelled: the call was stopped while it ran.' }, { decider: decision.decider, waitMs, runMs });
+    if (cancelled) return end('cancelled', { ...result, isError: true, errorKind: 'cancelled', text: 'Cancelled: the call was stopped while it ran.' }, { decider, waitMs, runMs });
+    if (this._o.hooks && (!result.isError || result.errorKind === 'tool_error')) {
+      result = await postToolUseStep(this._o.hooks, { ...hookContext(c.callId, tool, input, signal, options), result }, c.hooked, this._o.defaults().maxOutputChars);
+      if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped while its hooks ran.'), { decider, waitMs, runMs });
+    }
     const warnings: PoisoningHit[] = scanText(result.text, 'result');
-    return end(result.isError ? 'error' : 'done', result, { decider: decision.decider, waitMs, runMs, warnings });
+    return end(result.isError ? 'error' : 'done', result, { decider, waitMs, runMs, warnings });
   }
 
   /**
@@ -160,12 +200,20 @@ export class CallPipeline {
       .sort((a, b) => b.length - a.length)[0];
   }
 
-  private async _decide(callId: string, tool: HarnessTool, args: Record<string, unknown>, decider: ICallDecider, signal: AbortSignal, emit: Emit): Promise<{ decision: PermissionDecision; waitMs?: number }> {
+  private async _decide(
+    callId: string,
+    tool: HarnessTool,
+    args: Record<string, unknown>,
+    decider: ICallDecider,
+    signal: AbortSignal,
+    emit: Emit,
+    hook: HookDecisionHint | undefined,
+  ): Promise<{ decision: PermissionDecision; waitMs?: number }> {
     let askedAt: number | undefined;
     let decision: PermissionDecision;
     try {
       decision = await decider.decide(
-        { callId, tool, arguments: args },
+        { callId, tool, arguments: args, ...(hook ? { hook } : {}) },
         {
           signal,
           onAsk: (permission) => {
@@ -239,62 +287,12 @@ async function settledWithin(connection: ICallConnection, ms: number, signal: Ab
   }
 }
 
-/** The default decider: whoever made the call decided (the CLI's `call`, a library host). */
-const CALLER: ICallDecider = { decide: async () => ({ outcome: 'allow', decider: CALLER_DECIDES }) };
-
-function parseArguments(request: ToolCallRequest): Result<Record<string, unknown>> {
-  let value: unknown = request.arguments ?? {};
-  if (request.argumentsText !== undefined) {
-    if (request.argumentsText.trim() === '') return { ok: true, value: {} };
-    try {
-      value = JSON.parse(request.argumentsText);
-    } catch (err) {
-      return { ok: false, error: `not valid JSON (${errorMessage(err)})` };
-    }
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, error: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object` };
-  }
-  return { ok: true, value: value as Record<string, unknown> };
-}
-
-function auditBase(name: string, tool: HarnessTool | undefined, args: unknown, client: AuditClient | undefined) {
-  return {
-    tool: name,
-    ...(tool?.server !== undefined ? { server: tool.server } : {}),
-    ...(tool ? { originalName: tool.originalName, pin: tool.pin } : {}),
-    arguments: args,
-    // A gateway client's calls say which MCP method they came in as.
-    ...(client ? { client, method: 'tools/call' as const } : {}),
-  };
-}
-
-function changedText(tool: HarnessTool): string {
-  const what = tool.server === undefined ? `The built-in tool "${tool.originalName}"` : `The tool "${tool.originalName}" of server "${tool.server}"`;
-  return `Not run: ${what} changed since it was approved (its definition is different now, or it is no longer offered), so the call was not made. Call it again if it is still needed: it needs a new decision.`;
-}
-
-function failure(kind: HarnessCallErrorKind, text: string): HarnessCallResult {
-  return { isError: true, text, content: [{ type: 'text', text }], errorKind: kind };
-}
-
-function dedupeWarnings(list: readonly PoisoningHit[]): PoisoningHit[] {
-  const seen = new Set<string>();
-  return list.filter((w) => {
-    const key = `${w.where}\u0000${w.kind}\u0000${w.excerpt}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/** The outcome fields a card shows. */
-function pick(extra: Partial<ToolCallOutcome>): Partial<ToolCallEvent> {
-  const out: { -readonly [K in keyof ToolCallEvent]?: ToolCallEvent[K] } = {};
-  if (extra.decider) out.decider = extra.decider;
-  if (extra.runMs !== undefined) out.runMs = extra.runMs;
-  if (extra.waitMs !== undefined) out.waitMs = extra.waitMs;
-  return out;
-}
+/**
+ * The default decider: whoever made the call decided (the CLI's `call`, a library host). A hook
+ * that asks for a person is answered no: this caller has no one to ask.
+ */
+const CALLER: ICallDecider = {
+  decide: async (call) => (call.hook?.decision === 'ask' ? { outcome: 'deny', decider: { by: 'hook', hook: call.hook.hook }, reason: describeUnansweredAsk(call.hook) } : { outcome: 'allow', decider: CALLER_DECIDES }),
+};
 
 export type { ToolCallState };

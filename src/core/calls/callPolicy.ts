@@ -1,4 +1,4 @@
-import type { PermissionDecider, PermissionDecision } from '../permissions/types';
+import type { HookDecisionHint, PermissionDecider, PermissionDecision } from '../permissions/types';
 
 /** Time a call may go without an answer or progress, unless the server or the call says otherwise. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -33,5 +33,11 @@ export const CALLER_DECIDES: PermissionDecider = { by: 'caller' };
 export function describeDenial(decision: Extract<PermissionDecision, { outcome: 'deny' }>): string {
   if (decision.decider.by === 'rule') return `Not run: ${decision.reason ?? `denied by the rule "${decision.decider.rule}"`}.`;
   if (decision.decider.by === 'user') return decision.reason ? `The user denied this call. Reason: ${decision.reason}` : 'The user denied this call.';
+  if (decision.decider.by === 'hook') return `Not run: ${decision.reason ?? `denied by the hook "${decision.decider.hook}"`}.`;
   return `Not run: ${decision.reason ?? 'denied'}.`;
+}
+
+/** Why a call a hook asked a person about was not made where nobody can be asked (the CLI without a terminal, a library, a gateway client). */
+export function describeUnansweredAsk(hint: HookDecisionHint): string {
+  return `the PreToolUse hook "${hint.hook}" asks for a person's confirmation${hint.reason ? ` (${hint.reason})` : ''}, and nobody can be asked here`;
 }

@@ -6,5 +6,5 @@ export { ServerRequests, ServerRequestError, checkPromptArguments } from './Serv
 export type { IServerRequestPolicy, ServerRequestOptions, ServerRequestTarget } from './ServerRequests';
 export { ResourceSubscriptions } from './ResourceSubscriptions';
 export type { ResourceUpdate } from './ResourceSubscriptions';
-export { callTimeouts, describeDenial, CALLER_DECIDES, DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './callPolicy';
+export { callTimeouts, describeDenial, describeUnansweredAsk, CALLER_DECIDES, DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './callPolicy';
 export type { CallTimeoutDefaults } from './callPolicy';

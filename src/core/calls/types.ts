@@ -1,7 +1,7 @@
 import type { McpCallFailureKind } from '../mcp/McpCallError';
-import type { AuditClient, IAuditSink } from '../permissions/AuditLog';
+import type { AuditClient, AuditHookEntry, IAuditSink } from '../permissions/AuditLog';
 import type { ICallDecider, PermissionDecider, PermissionRequest, PoisoningHit } from '../permissions/types';
-import type { HarnessTool, ToolCallResult } from '../tools/types';
+import type { HarnessTool, McpContentBlock, ToolCallResult } from '../tools/types';
 
 /** States of a call, as its card shows them. */
 export type ToolCallState = 'waiting_for_approval' | 'running' | 'done' | 'error' | 'denied' | 'cancelled';
@@ -15,7 +15,9 @@ export type HarnessCallErrorKind =
   /** A rule, a person or the exposure policy refused it. */
   | 'denied'
   /** The tool's definition (or its server) changed between the decision and the call: nothing was sent. */
-  | 'tool_changed';
+  | 'tool_changed'
+  /** A hook that guards the call timed out, crashed or printed malformed output: the call did not run, or its result was withheld. */
+  | 'hook_failed';
 
 export interface HarnessCallResult extends ToolCallResult {
   /** Set when `isError`: why. `tool_error` means the tool itself reported the failure. */
@@ -65,6 +67,12 @@ export interface ToolCallOutcome extends HarnessCallResult {
   readonly runMs?: number;
   readonly waitMs?: number;
   readonly warnings: readonly PoisoningHit[];
+  /** What hooks added for the model (`additionalContext`, a PostToolUse block's reason), besides the result. */
+  readonly hookNotes?: readonly HookNote[];
+  /** For the user: hooks' `systemMessage`s, and hooks that failed without stopping the call. */
+  readonly hookMessages?: readonly string[];
+  /** A hook answered `continue: false`: the turn should end after this step. */
+  readonly hookStop?: { readonly hook: string; readonly reason?: string };
 }
 
 /** What a caller asks the pipeline to call. */
@@ -91,5 +99,64 @@ export interface ToolCallOptions {
   readonly timeoutMs?: number;
   /** An id of the caller's choosing; a fresh one by default. */
   readonly callId?: string;
+  /** The conversation the call belongs to (hooks get it as `session_id`). */
+  readonly conversationId?: string;
   onEvent?(event: ToolCallEvent): void;
+}
+
+/** Text a hook gave for the model, and which hook gave it. */
+export interface HookNote {
+  readonly hook: string;
+  readonly text: string;
+}
+
+/** What a call's hooks are told. */
+export interface ToolHookContext {
+  readonly callId: string;
+  readonly tool: HarnessTool;
+  /** The validated arguments (hooks see them with secrets redacted). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly signal: AbortSignal;
+  readonly conversationId?: string;
+  readonly client?: AuditClient;
+}
+
+/** What every verdict carries besides its outcome. */
+interface HookVerdictBase {
+  /** Each hook run, for the audit log. */
+  readonly runs: readonly AuditHookEntry[];
+  readonly notes: readonly HookNote[];
+  readonly messages: readonly string[];
+  readonly stop?: { readonly hook: string; readonly reason?: string };
+}
+
+/**
+ * What the PreToolUse hooks said together. `deny`: the call does not run, and `reason` is what
+ * the model reads; `failed`: a hook that guards it failed, so it does not run either; `go`: it
+ * goes to the decider, with a hook's `allow` or `ask`; `updatedInput` replaces the arguments
+ * (validated again).
+ */
+export type PreToolUseVerdict =
+  | (HookVerdictBase & {
+      readonly outcome: 'go';
+      /** A hook allowed the call or asked for a card (`hook` is the one that did). */
+      readonly decision?: 'allow' | 'ask';
+      readonly hook?: string;
+      readonly reason?: string;
+      readonly updatedInput?: Readonly<Record<string, unknown>>;
+      /** The last hook that rewrote the arguments. */
+      readonly inputBy?: string;
+    })
+  | (HookVerdictBase & { readonly outcome: 'deny'; readonly hook: string; readonly reason: string })
+  | (HookVerdictBase & { readonly outcome: 'failed'; readonly hook: string; readonly reason: string });
+
+/** What the PostToolUse hooks said together: the result to give instead, or that it must be withheld. */
+export type PostToolUseVerdict =
+  | (HookVerdictBase & { readonly outcome: 'none'; readonly replacement?: readonly McpContentBlock[]; readonly replacedBy?: string })
+  | (HookVerdictBase & { readonly outcome: 'failed'; readonly hook: string; readonly reason: string });
+
+/** The hooks the pipeline runs around each call: before the decision, and after the call. */
+export interface IToolCallHooks {
+  preToolUse(context: ToolHookContext): Promise<PreToolUseVerdict>;
+  postToolUse(context: ToolHookContext & { readonly result: HarnessCallResult }): Promise<PostToolUseVerdict>;
 }

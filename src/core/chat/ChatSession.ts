@@ -8,6 +8,7 @@ import type { IAuditSink } from '../permissions/AuditLog';
 import type { ICallDecider } from '../permissions/types';
 import type { HarnessTool } from '../tools/types';
 import type { ChatActionId, ChatItem, ChatModelChoice, ChatViewState, HostMessage, WebviewRequestHandlers } from '../../shared/chatProtocol';
+import { ChatHooks, type IChatHooks } from './ChatHooks';
 import { ChatPrompter } from './ChatPrompter';
 import { ChatTranscript } from './ChatTranscript';
 import { titleFor, type ChatHistoryStore, type StoredConversation } from './ChatHistoryStore';
@@ -55,6 +56,8 @@ export interface ChatSessionOptions {
   runAction(action: ChatActionId): Promise<void>;
   copy(text: string): Promise<void>;
   log(line: string): void;
+  /** UserPromptSubmit and SessionStart hooks (the harness's `chatHooks`). */
+  readonly hooks?: IChatHooks;
 }
 
 /**
@@ -75,15 +78,18 @@ export class ChatSession {
   private _selected: ChatModelEntry | undefined;
   private _saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly _direct: DirectCommands;
+  private readonly _hooks: ChatHooks;
 
   constructor(private readonly _options: ChatSessionOptions) {
-    const calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.enabledTools() });
+    this._hooks = new ChatHooks(_options.hooks, _options.audit);
+    const calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.enabledTools(), conversationId: () => this._transcript.id });
     this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), calls });
     this.requests = this._handlers();
     this._transcript = this._newTranscript(randomUUID(), []);
     const current = _options.history.currentId();
     const stored = current ? _options.history.load(current) : undefined;
     if (stored) this._open(stored);
+    this._hooks.opened(stored ? 'resume' : 'startup');
   }
 
   get busy(): boolean {
@@ -159,7 +165,11 @@ export class ChatSession {
         await this.refreshModels();
       }
       if (!command && !this._selected) t.add({ kind: 'notice', id: t.nextId('n'), level: 'info', text: NO_MODEL_HELP });
-      else if (!command && this._selected) await this._runTurn(this._selected, text, abort.signal);
+      else if (!command && this._selected) {
+        const notice = (level: 'info' | 'warning', message: string) => t.add({ kind: 'notice', id: t.nextId('n'), level, text: message });
+        const modelText = await this._hooks.beforeTurn(t.id, text, abort.signal, notice);
+        if (modelText !== undefined) await this._runTurn(this._selected, modelText, abort.signal);
+      }
     } finally {
       this._turn = undefined;
       this.prompter.denyAll('stopped before it was approved');
@@ -186,6 +196,7 @@ export class ChatSession {
     this._messages = [];
     this._createdAt = Date.now();
     this._transcript = this._newTranscript(randomUUID(), []);
+    this._hooks.opened('clear');
     await this._options.history.setCurrent(this._transcript.id);
     this._options.post({ type: 'init', state: this.state() });
   }
@@ -211,6 +222,7 @@ export class ChatSession {
       audit: this._options.audit,
       maxSteps: settings.maxSteps,
       model: entry.model,
+      conversationId: t.id,
       toolSearch: { ...settings.toolSearch, ...(entry.contextWindow ? { contextWindow: entry.contextWindow } : {}) },
     });
     const result = await agent.runTurn(this._messages, text, {
@@ -229,6 +241,7 @@ export class ChatSession {
     if (!stored) throw new ChatRequestError('That conversation is no longer stored.');
     await this._save();
     this._open(stored);
+    this._hooks.opened('resume');
     await this._options.history.setCurrent(id);
     this._options.post({ type: 'init', state: this.state() });
   }

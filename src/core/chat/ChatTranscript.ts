@@ -57,6 +57,8 @@ export class ChatTranscript {
         return this._toolEvent(event);
       case 'error':
         return this._error(event.message, event.kind);
+      case 'notice':
+        return this.add({ kind: 'notice', id: this.nextId('n'), level: event.level, text: event.message });
       case 'usage':
       case 'end':
         return;
@@ -144,6 +146,7 @@ function permissionView(request: PermissionRequest): ChatPermissionView {
     ...(tool.annotations ? { annotations: pickAnnotations(tool.annotations) } : {}),
     warnings: request.warnings.map((w) => ({ where: w.where, kind: w.kind, excerpt: w.excerpt })),
     ...(request.changedSinceApproval ? { changedSinceApproval: request.changedSinceApproval } : {}),
+    ...(request.askedBy ? { askedBy: `The hook "${request.askedBy.hook}" asks you${request.askedBy.reason ? `: ${request.askedBy.reason}` : '.'}` } : {}),
   };
 }
 
@@ -160,6 +163,8 @@ export function describeDecider(decider: PermissionDecider): string {
       return 'read-only (autoAllowReadOnly)';
     case 'caller':
       return 'run by you';
+    case 'hook':
+      return `hook ${decider.hook}`;
   }
 }
 

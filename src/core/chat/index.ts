@@ -5,3 +5,5 @@ export { ChatTranscript, describeDecider } from './ChatTranscript';
 export { ChatHistoryStore, MAX_CONVERSATIONS, titleFor } from './ChatHistoryStore';
 export type { IChatMemento, StoredConversation } from './ChatHistoryStore';
 export { ChatPrompter } from './ChatPrompter';
+export { ChatHooks } from './ChatHooks';
+export type { IChatHooks, ChatSessionSource } from './ChatHooks';

@@ -40,6 +40,36 @@ export type AuditMethod = 'tools/call' | 'resources/read' | 'prompts/get' | 'res
 
 export type AuditOutcome = 'ok' | 'error' | 'cancelled';
 
+/**
+ * One hook run: which hook, on what, how long, and what came of it. `outcome`: `ok` (no
+ * decision), `allow`, `deny`, `ask`, `block` (a note, or a refused prompt), `stop`
+ * (`continue: false`), `error` (it timed out, crashed or printed malformed output; `continued` when
+ * it is marked `"onError": "continue"`), `skipped` (not approved, or the workspace is not trusted).
+ */
+export interface AuditHookEntry {
+  readonly hookEvent: 'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit' | 'SessionStart';
+  /** The hook's command line. */
+  readonly hook: string;
+  /** Where it is configured: `file#jsonPath`. */
+  readonly hookId: string;
+  readonly source: 'user' | 'workspace' | 'claude' | 'explicit';
+  /** The tool, as hooks name it (`mcp__<server>__<tool>`), for tool events. */
+  readonly tool?: string;
+  readonly server?: string;
+  /** The pipeline's id of the call, for tool events. */
+  readonly callId?: string;
+  readonly conversationId?: string;
+  readonly durationMs: number;
+  readonly outcome: 'ok' | 'allow' | 'deny' | 'ask' | 'block' | 'stop' | 'error' | 'skipped';
+  readonly exitCode?: number | null;
+  /** The reason given, or what went wrong (secret-looking values redacted). */
+  readonly detail?: string;
+  /** What the hook changed: the arguments, the result, or context for the model. */
+  readonly changed?: readonly ('input' | 'output' | 'context')[];
+  readonly continued?: boolean;
+  readonly client?: AuditClient;
+}
+
 /** What the loop needs of an audit log. */
 export interface IAuditSink {
   /** Records a call that was allowed and is starting; returns the entry's id. */
@@ -48,6 +78,8 @@ export interface IAuditSink {
   end(id: string, result: { readonly outcome: AuditOutcome; readonly outputChars: number; readonly error?: string }): void;
   /** Records a call that was denied (it never reached a server). */
   denied(entry: Omit<AuditStart, 'decider'> & { readonly decider: PermissionDecider; readonly reason?: string }): void;
+  /** Records one hook run. */
+  hook?(entry: AuditHookEntry): void;
 }
 
 /** One JSON line of the audit file. */
@@ -56,6 +88,7 @@ export type AuditLine = AuditLineCaller &
     | ({ readonly id: string; readonly event: 'start'; readonly time: string } & AuditStart)
     | { readonly id: string; readonly event: 'end'; readonly time: string; readonly server?: string; readonly tool: string; readonly durationMs: number; readonly outcome: AuditOutcome; readonly outputChars: number; readonly error?: string }
     | ({ readonly id: string; readonly event: 'denied'; readonly time: string; readonly reason?: string } & AuditStart)
+    | ({ readonly id: string; readonly event: 'hook'; readonly time: string } & AuditHookEntry)
   );
 
 /** Fields every line of a call that came in through `serve` carries. */
@@ -115,6 +148,11 @@ export class AuditLog implements IAuditSink {
 
   denied(entry: Omit<AuditStart, 'decider'> & { readonly decider: PermissionDecider; readonly reason?: string }): void {
     this._append({ id: randomUUID(), event: 'denied', time: new Date(this._now()).toISOString(), ...entry, arguments: redactSecrets(entry.arguments), ...(entry.reason !== undefined ? { reason: redactString(entry.reason) } : {}) });
+  }
+
+  hook(entry: AuditHookEntry): void {
+    const detail = entry.detail === undefined ? {} : { detail: redactSecrets(entry.detail) as string };
+    this._append({ id: randomUUID(), event: 'hook', time: new Date(this._now()).toISOString(), ...entry, ...detail });
   }
 
   /** Resolves when every line so far is on disk (or failed). */

@@ -37,6 +37,7 @@ export class PermissionGate implements ICallDecider {
       pin,
       arguments: call.arguments,
       rules,
+      ...(call.hook ? { hook: call.hook } : {}),
       remembered: { session: this._session, workspace, serverSession: this._serverSession, lastAllowed: this._lastAllowed },
     });
     if (result.outcome === 'deny') return result;
@@ -47,7 +48,14 @@ export class PermissionGate implements ICallDecider {
       return result;
     }
     const warnings = scanTool(call.tool);
-    const request = { callId: call.callId, tool: call.tool, arguments: call.arguments, warnings, ...(result.changedSinceApproval !== undefined ? { changedSinceApproval: result.changedSinceApproval } : {}) };
+    const request = {
+      callId: call.callId,
+      tool: call.tool,
+      arguments: call.arguments,
+      warnings,
+      ...(result.changedSinceApproval !== undefined ? { changedSinceApproval: result.changedSinceApproval } : {}),
+      ...(call.hook?.decision === 'ask' ? { askedBy: { hook: call.hook.hook, ...(call.hook.reason !== undefined ? { reason: call.hook.reason } : {}) } } : {}),
+    };
     options.onAsk?.(request);
     let answer: PermissionAnswer;
     try {

@@ -1,7 +1,7 @@
 import { diffDefinitions, type ToolPin } from '../tools/toolPin';
 import type { HarnessTool } from '../tools/types';
 import { findMatchingPattern, type PatternSubject } from './toolPattern';
-import type { PermissionDecider } from './types';
+import type { HookDecisionHint, PermissionDecider } from './types';
 
 /** Rules from settings: patterns bound to servers (`mcp__memory__*`; see `matchToolPattern`). */
 export interface PermissionRules {
@@ -35,6 +35,8 @@ export interface PermissionInput {
   readonly arguments?: unknown;
   readonly rules: PermissionRules;
   readonly remembered: RememberedChoices;
+  /** What a PreToolUse hook said: `allow` skips the card, `ask` always shows it; deny rules win over both. */
+  readonly hook?: HookDecisionHint;
 }
 
 export type PolicyResult =
@@ -59,7 +61,8 @@ export function alwaysAsks(tool: HarnessTool): boolean {
 
 /**
  * The gate's decision for one call, a pure function. Order: a deny rule wins over everything; then
- * an allow rule; then remembered choices whose pin still matches; then the read-only setting; else ask.
+ * a hook's allow or ask; then an allow rule; then remembered choices whose pin still matches; then
+ * the read-only setting; else ask.
  */
 export function evaluatePermission(input: PermissionInput): PolicyResult {
   const { tool, pin, rules, remembered } = input;
@@ -68,6 +71,8 @@ export function evaluatePermission(input: PermissionInput): PolicyResult {
   if (denied !== undefined) {
     return { outcome: 'deny', decider: { by: 'rule', rule: denied }, reason: `denied by the rule "${denied}"` };
   }
+  if (input.hook?.decision === 'allow') return { outcome: 'allow', decider: { by: 'hook', hook: input.hook.hook } };
+  if (input.hook?.decision === 'ask') return { outcome: 'ask' };
   const allowed = findMatchingPattern(rules.allow, subject);
   if (allowed !== undefined) return { outcome: 'allow', decider: { by: 'rule', rule: allowed } };
   if (alwaysAsks(tool)) return { outcome: 'ask' };

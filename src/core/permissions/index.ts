@@ -10,5 +10,5 @@ export { scanText, scanTool, makeHiddenVisible, hasHiddenCharacters } from './sc
 export { PermissionGate } from './PermissionGate';
 export type { PermissionGateOptions } from './PermissionGate';
 export { AuditLog } from './AuditLog';
-export type { AuditStart, AuditOutcome, AuditLine, AuditLogOptions, IAuditSink, AuditClient, AuditMethod } from './AuditLog';
+export type { AuditStart, AuditOutcome, AuditLine, AuditLogOptions, IAuditSink, AuditClient, AuditMethod, AuditHookEntry } from './AuditLog';
 export { redactSecrets, REDACTED } from './redactSecrets';

@@ -31,6 +31,8 @@ export interface PermissionRequest {
   /** A readable diff of the definition when a remembered approval no longer applies because the tool changed. */
   readonly changedSinceApproval?: string;
   readonly warnings: readonly PoisoningHit[];
+  /** A PreToolUse hook asked for this card (`permissionDecision: "ask"`), and why. */
+  readonly askedBy?: { readonly hook: string; readonly reason?: string };
 }
 
 /** Shows a card and waits for the answer; rejects or answers `deny` when `signal` aborts. */
@@ -51,7 +53,9 @@ export type PermissionDecider =
   | { readonly by: 'user'; readonly choice: PermissionChoice }
   | { readonly by: 'read_only_setting' }
   /** The call was made by whoever asked for it directly (the CLI's `call`, a library host). */
-  | { readonly by: 'caller' };
+  | { readonly by: 'caller' }
+  /** A hook decided (PreToolUse `allow` or `deny`), or failed and so kept the call from running. */
+  | { readonly by: 'hook'; readonly hook: string };
 
 export type PermissionDecision =
   | { readonly outcome: 'allow'; readonly decider: PermissionDecider }
@@ -63,6 +67,19 @@ export interface DecisionRequest {
   readonly callId: string;
   readonly tool: HarnessTool;
   readonly arguments: Readonly<Record<string, unknown>>;
+  /** What the PreToolUse hooks said, when they allowed the call or asked for a card. */
+  readonly hook?: HookDecisionHint;
+}
+
+/**
+ * A PreToolUse hook's word on a call that it did not deny: `allow` (no card, though a deny rule
+ * still denies) or `ask` (a person decides, even when a rule or a remembered choice would allow).
+ */
+export interface HookDecisionHint {
+  readonly decision: 'allow' | 'ask';
+  /** The hook, as the card and the audit log name it. */
+  readonly hook: string;
+  readonly reason?: string;
 }
 
 export interface DecisionOptions {

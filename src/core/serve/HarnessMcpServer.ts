@@ -220,6 +220,8 @@ export class HarnessMcpServer implements IDisposable {
         available: (tool) => this.catalog.offersTool(tool),
         ...(this._options.audit ? { audit: this._options.audit } : {}),
         client,
+        // Hooks know a client's calls by its MCP session (2025-era HTTP clients), or by who it is.
+        conversationId: client.sessionId ?? `${client.transport}:${client.name ?? 'client'}:${client.remoteAddress ?? 'local'}`,
         signal,
         onEvent: (e) => {
           if (e.state === 'running' && e.progress) onProgress(e.progress);

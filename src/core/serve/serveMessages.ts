@@ -1,4 +1,5 @@
 import { CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, type Implementation, type Tool } from '@modelcontextprotocol/server';
+import { describeUnansweredAsk } from '../calls/callPolicy';
 import type { ICallDecider } from '../permissions/types';
 import { EXPOSURE_DECIDER } from './ServeExposure';
 import type { AuditClient } from '../permissions/AuditLog';
@@ -9,8 +10,14 @@ export const INSTRUCTIONS =
   'MCP Harness: tools to read, search (and, when allowed, change) the files of this workspace, and with the gateway ' +
   'the tools of every MCP server configured for it, named mcp__<server>__<tool>.';
 
-/** Tools reach the pipeline only when offered (see `ServeCatalog.offersTool`): the exposure rules decided. */
-export const EXPOSURE_POLICY: ICallDecider = { decide: async () => ({ outcome: 'allow', decider: EXPOSURE_DECIDER }) };
+/**
+ * Tools reach the pipeline only when offered (see `ServeCatalog.offersTool`): the exposure rules
+ * decided. A PreToolUse hook that asks for a person is answered no: a gateway has nobody to ask.
+ */
+export const EXPOSURE_POLICY: ICallDecider = {
+  decide: async (call) =>
+    call.hook?.decision === 'ask' ? { outcome: 'deny', decider: { by: 'hook', hook: call.hook.hook }, reason: describeUnansweredAsk(call.hook) } : { outcome: 'allow', decider: EXPOSURE_DECIDER },
+};
 
 /** Unknown and denied look the same to a client: what it may not see does not exist for it. */
 export function unknownItem(kind: 'resource' | 'prompt', name: string): ProtocolError {

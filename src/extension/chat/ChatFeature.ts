@@ -52,6 +52,7 @@ export class ChatFeature extends Disposable {
       call: (request, options) => harness.call(request, options),
       gate: this.gate,
       audit: this.audit,
+      hooks: harness.chatHooks,
       history: new ChatHistoryStore(context.workspaceState),
       models: async () => {
         const entries = await this._models.list();

@@ -26,6 +26,17 @@ describe('AuditLog', () => {
     expect(read(file)[1]).toEqual({ id, event: 'end', time: '2026-01-02T03:04:05.042Z', server: 'fx', tool: 'mcp__fx__echo', durationMs: 42, outcome: 'ok', outputChars: 2 });
   });
 
+  it('records a hook run with its own time and the detail redacted', async () => {
+    const file = path.join(tmp.dir, 'logs', 'hooks.jsonl');
+    const log = new AuditLog(file, { now: () => Date.UTC(2026, 0, 2) });
+    log.hook({ hookEvent: 'PreToolUse', hook: './guard.sh', hookId: 'f#hooks.PreToolUse[0].hooks[0]', source: 'workspace', tool: 'mcp__fx__echo', durationMs: 12, outcome: 'deny', exitCode: 2, detail: 'no Bearer abcdefghijklmnop here' });
+    log.hook({ hookEvent: 'SessionStart', hook: 'hello', hookId: 'g', source: 'user', durationMs: 1, outcome: 'ok' });
+    await log.flush();
+    const [first, second] = read(file);
+    expect(first).toEqual({ id: expect.any(String), event: 'hook', time: '2026-01-02T00:00:00.000Z', hookEvent: 'PreToolUse', hook: './guard.sh', hookId: 'f#hooks.PreToolUse[0].hooks[0]', source: 'workspace', tool: 'mcp__fx__echo', durationMs: 12, outcome: 'deny', exitCode: 2, detail: 'no [redacted] here' });
+    expect(second).not.toHaveProperty('detail');
+  });
+
   it('records denials and errors, ignores an unknown or repeated end', async () => {
     const file = path.join(tmp.dir, 'logs', 'audit.jsonl');
     const log = new AuditLog(file, { now: () => 0 });

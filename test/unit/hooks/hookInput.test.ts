@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { restoreRedacted, toolEventInput } from '../../../src/core/hooks/hookInput';
+import { redactSecrets } from '../../../src/core/permissions/redactSecrets';
+import type { HarnessTool } from '../../../src/core/tools/types';
+
+const tool: HarnessTool = { name: 'mcp__p_q__echo_2', description: '', inputSchema: { type: 'object' }, server: 'p.q', originalName: 'echo', pin: 'x' };
+const common = { session_id: 's', transcript_path: '', cwd: '/w', permission_mode: 'default' as const };
+
+describe('what a tool hook reads on stdin', () => {
+  it('has Claude Code fields, the tool by its hook name, and ours under mcp_harness', () => {
+    const input = toolEventInput('PostToolUse', common, { callId: 'c1', tool, arguments: { text: 'x' } }, { content: [{ type: 'text', text: 'out' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }], text: 'out', isError: false });
+    expect(input).toEqual({
+      ...common,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'mcp__p.q__echo',
+      tool_input: { text: 'x' },
+      tool_response: [{ type: 'text', text: 'out' }, { type: 'image', data: '[3 bytes omitted]', mimeType: 'image/png' }],
+      tool_use_id: 'c1',
+      mcp_harness: { server: 'p.q', tool: 'echo', exposed_name: 'mcp__p_q__echo_2', result: { text: 'out', isError: false } },
+    });
+  });
+
+  it('redacts what the audit log redacts, in arguments and results', () => {
+    const secret = 'sk-abcdefghijklmnopqrstuvwx';
+    const input = toolEventInput('PostToolUse', common, { callId: 'c', tool, arguments: { apiKey: secret, text: `use ${secret}` } }, { content: [{ type: 'text', text: `got ${secret}` }], text: `got ${secret}`, isError: false });
+    expect(JSON.stringify(input)).not.toContain(secret);
+    expect(input.tool_input).toEqual({ apiKey: '[redacted]', text: 'use [redacted]' });
+  });
+});
+
+describe('restoring what a hook could not see', () => {
+  const original = { apiKey: 'sk-abcdefghijklmnopqrstuvwx', header: 'Bearer abcdefghijklmnop', list: ['ghp_abcdefghijklmnopqrstuvwxyz0123', 'plain'], nested: { token: ['a', 'b'] }, text: 'hello' };
+  const seen = redactSecrets(original) as Record<string, unknown>;
+
+  it('puts back every value the hook left as it saw it', () => {
+    expect(restoreRedacted(seen, original)).toEqual(original);
+  });
+
+  it('keeps what the hook changed, added or removed', () => {
+    const updated = { ...seen, text: 'changed', extra: '[redacted]', header: 'Bearer [redacted] more' };
+    delete (updated as Record<string, unknown>).list;
+    expect(restoreRedacted(updated, original)).toEqual({ apiKey: original.apiKey, header: 'Bearer [redacted] more', nested: original.nested, text: 'changed', extra: '[redacted]' });
+  });
+});
