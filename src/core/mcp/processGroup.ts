@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { GroupWatchdog } from './groupWatchdog';
 
 /** How long to wait at each step of a shutdown before escalating. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2000;
@@ -165,14 +166,17 @@ function isErrno(err: unknown, code: string): boolean {
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
+let watchdog: GroupWatchdog | undefined;
 
 /**
  * Remembers a process group this process started. If the host process exits before the group was
  * shut down (an editor window closing without time to deactivate), the group is killed on the way
- * out: servers run detached and would otherwise outlive it.
+ * out: servers run detached and would otherwise outlive it. A host that dies without running its
+ * exit hooks (SIGKILL, a crash) is covered on POSIX by the {@link GroupWatchdog}.
  */
 export function trackProcessGroup(pid: number, platform = process.platform): void {
   liveGroups.add(pid);
+  if (platform !== 'win32') (watchdog ??= new GroupWatchdog()).add(pid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
@@ -183,4 +187,5 @@ export function trackProcessGroup(pid: number, platform = process.platform): voi
 /** Forgets a group once it is gone. */
 export function untrackProcessGroup(pid: number): void {
   liveGroups.delete(pid);
+  watchdog?.remove(pid);
 }
