@@ -121,6 +121,36 @@ export function findDescendants(pid: number, procDir = '/proc'): ProcessRef[] {
   return found;
 }
 
+/**
+ * Every live process (other than this one) whose environment holds `entry` ("NAME=value"), from
+ * `/proc/<pid>/environ` (Linux). Children inherit the environment, so a unique entry given to a
+ * command finds what it started even after those processes left its group and were re-parented
+ * (a daemon that called setsid and whose parent exited). Only processes this user may read are
+ * seen. Empty where there is no /proc.
+ */
+export function findProcessesWithEnv(entry: string, procDir = '/proc'): ProcessRef[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(procDir);
+  } catch {
+    return [];
+  }
+  const found: ProcessRef[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    let environ: string;
+    try {
+      environ = fs.readFileSync(`${procDir}/${name}/environ`, 'latin1');
+    } catch {
+      continue; // gone meanwhile, or not ours to read
+    }
+    if (!environ.split('\0').includes(entry)) continue;
+    const stat = readStat(Number(name), procDir);
+    if (stat && stat.state !== 'Z') found.push({ pid: Number(name), startTime: stat.startTime });
+  }
+  return found;
+}
+
 /** Whether `ref` still runs (same pid and start time, not a zombie). */
 export function isSameProcessAlive(ref: ProcessRef, procDir = '/proc'): boolean {
   const stat = readStat(ref.pid, procDir);

@@ -214,6 +214,28 @@ describe('run_command', () => {
     expect(await waitForNoProcesses(tag.alive)).toEqual([]);
   });
 
+  it.each([
+    // The daemon writes its pid once it has its own session; the command waits for that.
+    ['returns', `setsid sh -c 'echo $$ > daemon.pid; exec sleep 40' & while [ ! -s daemon.pid ]; do sleep 0.05; done; rm daemon.pid; echo started`, 60_000],
+    ['times out', `setsid sh -c 'echo $$ > daemon2.pid; exec sleep 41' & while [ ! -s daemon2.pid ]; do sleep 0.05; done; rm daemon2.pid; sleep 30`, 5000],
+  ])('ends a daemon that left its process group when the command %s, and says so', async (_when, command, timeout_ms) => {
+    const result = await call('run_command', { command, timeout_ms });
+    expect(result.text).toContain('[run_command: ended 1 background process that had left its process group]');
+    expect(result.text).not.toContain('could not end');
+    expect(await waitForNoProcesses(tag.alive)).toEqual([]);
+  });
+
+  it('ends a daemon that left its process group when the call is cancelled', async () => {
+    const controller = new AbortController();
+    const running = call('run_command', { command: 'setsid sleep 42 & sleep 31', timeout_ms: 60_000 }, controller.signal);
+    while (!tag.alive().some((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('sleep\u000042'))) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    const result = await running;
+    expect(result.text).toContain('Command cancelled');
+    expect(result.text).toContain('ended 1 background process that had left its process group');
+    expect(await waitForNoProcesses(tag.alive)).toEqual([]);
+  });
+
   it('leaves nothing behind when a command backgrounds a process and exits', async () => {
     const result = await call('run_command', { command: 'sleep 30 & echo started' });
     expect(result.text).toBe('exit code 0\nstarted');

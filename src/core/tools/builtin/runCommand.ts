@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import { formatByteSize } from '../formatToolResult';
-import { sweepProcessGroup, trackProcessGroup, untrackProcessGroup } from '../../mcp/processGroup';
+import { endProcesses, findProcessesWithEnv, isSameProcessAlive, sweepProcessGroup, trackProcessGroup, untrackProcessGroup } from '../../mcp/processGroup';
 import type { BuiltinTool, ToolCallResult } from '../types';
 import { BuiltinArgumentError, defineBuiltin, optionalInteger, optionalString, requiredString } from './toolKit';
 import type { WorkspaceRoots } from './WorkspaceRoots';
@@ -9,6 +10,8 @@ import type { WorkspaceRoots } from './WorkspaceRoots';
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
 export const MAX_COMMAND_TIMEOUT_MS = 600_000;
 export const DEFAULT_COMMAND_OUTPUT_BYTES = 64 * 1024;
+/** The environment variable that marks every process one command started. */
+export const RUN_ENV = 'MCP_HARNESS_RUN_ID';
 /** Time the process group gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 1000;
 
@@ -61,9 +64,11 @@ interface ShellRun {
 async function runShell(command: string, cwd: string, shownCwd: string, o: ShellRun): Promise<ToolCallResult> {
   if (o.signal?.aborted) return commandResult(true, 'run_command: cancelled before it started');
   const win = process.platform === 'win32';
+  // Inherited by everything the command starts, so what leaves its process group is found too.
+  const runId = randomUUID();
   const child = spawn(win ? process.env.ComSpec || 'cmd.exe' : '/bin/sh', win ? ['/d', '/s', '/c', command] : ['-c', command], {
     cwd,
-    env: o.env as NodeJS.ProcessEnv,
+    env: { ...o.env, [RUN_ENV]: runId } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so the whole tree can be signalled at once.
     detached: !win,
@@ -93,8 +98,9 @@ async function runShell(command: string, cwd: string, shownCwd: string, o: Shell
     // Whatever the command left running in the background goes with it.
     await sweeping;
     if (pid !== undefined) await sweepProcessGroup(pid, KILL_GRACE_MS);
+    const escaped = await endEscaped(`${RUN_ENV}=${runId}`);
     await streamsClosed(child);
-    const body = output.text();
+    const body = output.text() + escaped;
     const where = shownCwd === '.' ? '' : ` (in ${shownCwd})`;
     if (ending === 'timeout') return commandResult(true, `Command timed out after ${o.timeoutMs} ms and was killed with every process it started${where}.\n${body}`);
     if (ending === 'cancelled') return commandResult(true, `Command cancelled; it and every process it started were killed${where}.\n${body}`);
@@ -105,6 +111,23 @@ async function runShell(command: string, cwd: string, shownCwd: string, o: Shell
     o.signal?.removeEventListener('abort', onAbort);
     if (pid !== undefined) untrackProcessGroup(pid);
   }
+}
+
+/**
+ * Ends the processes the command started that left its process group (a daemon that called
+ * setsid), found by the environment entry they inherited (Linux), and says what it did: the text
+ * is added to the result, so the model is not told that everything ended when something did not.
+ */
+async function endEscaped(entry: string): Promise<string> {
+  const escaped = findProcessesWithEnv(entry);
+  if (escaped.length === 0) return '';
+  await endProcesses(escaped, KILL_GRACE_MS);
+  const left = escaped.filter((r) => isSameProcessAlive(r));
+  const ended = escaped.length - left.length;
+  const plural = (n: number) => (n === 1 ? 'process' : 'processes');
+  let note = ended > 0 ? `\n[run_command: ended ${ended} background ${plural(ended)} that had left its process group]` : '';
+  if (left.length > 0) note += `\n[run_command: could not end ${left.length} ${plural(left.length)} it started: pid ${left.map((r) => r.pid).join(', ')}]`;
+  return note;
 }
 
 function streamsClosed(child: ReturnType<typeof spawn>): Promise<void> {
