@@ -33,15 +33,14 @@ const IGNORED_FIELDS: ReadonlySet<string> = new Set(['statusMessage']);
  */
 export function parseHooksConfigText(text: string, context: Omit<HooksParseContext, 'locator' | 'basePath'>): HooksParseResult {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') return { hooks: [], errors: [{ file: context.file, message: 'the file is empty' }] };
   const syntax: ParseError[] = [];
   const root = parseTree(text, syntax, { allowTrailingComma: true, disallowComments: false });
   const locator = new JsonLocator(text, root);
-  if (syntax.length > 0 || !root) {
-    const first = syntax[0];
-    const at = first ? locator.positionAt(first.offset) : {};
-    return { hooks: [], errors: [{ file: context.file, ...at, message: first ? `invalid JSON: ${printParseErrorCode(first.error)}` : 'the file is empty' }] };
-  }
-  const document: unknown = getNodeValue(root);
+  const first = syntax[0];
+  if (first) return { hooks: [], errors: [{ file: context.file, ...locator.positionAt(first.offset), message: `invalid JSON: ${printParseErrorCode(first.error)}` }] };
+  // Text without a syntax error holds a value.
+  const document: unknown = getNodeValue(root!);
   if (!isJsonObject(document)) return { hooks: [], errors: [{ file: context.file, message: `expected an object with "hooks", got ${kindOf(document)}` }] };
   const errors: McpConfigError[] = [];
   if (context.source !== 'claude') {
