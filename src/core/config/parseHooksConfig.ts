@@ -49,7 +49,7 @@ export function parseHooksConfigText(text: string, context: Omit<HooksParseConte
       if (key !== 'hooks') errors.push(issue({ ...context, locator }, [key], 'unknown field (expected "hooks")'));
     }
   }
-  if (document.hooks === undefined) return { hooks: [], errors };
+  // No "hooks" member reads as no hooks.
   const parsed = parseHooksValue(document.hooks, { ...context, locator, basePath: ['hooks'] });
   return { hooks: parsed.hooks, errors: [...errors, ...parsed.errors] };
 }

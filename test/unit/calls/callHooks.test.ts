@@ -163,9 +163,13 @@ describe('call hooks in the pipeline', () => {
     // A decision nobody is named for is no hint.
     hooks.preVerdict = { ...NOTHING, outcome: 'go', decision: 'allow' };
     await fx.call({ name: 'mcp__fx__echo', arguments: { text: 'a' } }, { decider });
-    expect(asked.map((a) => a.hook)).toEqual([{ decision: 'ask', hook: 'careful', reason: 'looks risky' }, { decision: 'allow', hook: 'fine' }, undefined]);
+    // Nor is a hook named without a decision.
+    hooks.preVerdict = { ...NOTHING, outcome: 'go', hook: 'quiet', reason: 'r' };
+    await fx.call({ name: 'mcp__fx__echo', arguments: { text: 'a' } }, { decider });
+    expect(asked.map((a) => a.hook)).toEqual([{ decision: 'ask', hook: 'careful', reason: 'looks risky' }, { decision: 'allow', hook: 'fine' }, undefined, undefined]);
     expect(asked[1]!.hook).not.toHaveProperty('reason');
     expect(asked[2]).not.toHaveProperty('hook');
+    expect(asked[3]).not.toHaveProperty('hook');
     expect(asked[0]!.arguments).toEqual({ text: 'a' });
   });
 

@@ -46,7 +46,7 @@ describe('loadHooksConfig with real files', () => {
     const mine = tmp.write('mine.json', hooksFile('mine'));
     const named = tmp.write('named.json', hooksFile('named'));
     const relative = path.relative(process.cwd(), named);
-    const withFolder = await loadHooksConfig({ workspaceFolders: [a, tmp.mkdir('b')], userFiles: [mine], files: [relative] });
+    const withFolder = await loadHooksConfig({ workspaceFolders: [a, tmp.mkdir('b')], userFiles: [path.relative(process.cwd(), mine)], files: [relative] });
     expect(withFolder.hooks.map((h) => [h.command, h.origin.source, h.origin.file, h.origin.workspaceFolder])).toEqual([
       ['mine', 'user', mine, a],
       ['named', 'explicit', named, a],
