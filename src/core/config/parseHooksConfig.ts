@@ -133,7 +133,7 @@ function parseCommand(entry: unknown, path: JsonPathSegment[], context: HooksPar
   }
   let timeoutSec = DEFAULT_HOOK_TIMEOUT_SEC;
   if (entry.timeout !== undefined) {
-    if (typeof entry.timeout === 'number' && Number.isFinite(entry.timeout) && entry.timeout > 0) timeoutSec = entry.timeout;
+    if (Number.isFinite(entry.timeout) && (entry.timeout as number) > 0) timeoutSec = entry.timeout as number;
     else errors.push(issue(context, [...path, 'timeout'], `expected a positive number of seconds, got ${JSON.stringify(entry.timeout) ?? kindOf(entry.timeout)}`));
   }
   let onError: 'block' | 'continue' = 'block';

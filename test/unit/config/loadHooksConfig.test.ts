@@ -113,5 +113,8 @@ describe('loadHooksConfig with real files', () => {
     const loaded = await loadHooksConfig({ workspaceFolders: ['/w'], userFiles: ['/u.json'], readFile: async (file) => (read.push(file), hooksFile(file)) });
     expect(read).toEqual([path.resolve('/u.json'), path.join('/w', '.harness', 'hooks.json')]);
     expect(loaded.hooks.map((h) => h.command)).toEqual(read);
+    read.length = 0;
+    await loadHooksConfig({ workspaceFolders: ['/w'], readFile: async (file) => (read.push(file), '{}') });
+    expect(read).toEqual([path.join('/w', '.harness', 'hooks.json')]);
   });
 });

@@ -117,7 +117,9 @@ describe('every message of a hooks file, exactly', () => {
       hooks: [{ id: `${file}#hooks.PreToolUse[0].hooks[0]`, command: 'a', timeoutSec: 60, onError: 'block', event: 'PreToolUse', matcher: '', origin: { source: 'workspace', file, jsonPath: 'hooks.PreToolUse[0].hooks[0]', line: 1, column: 38 } }],
       errors: [],
     });
-    expect(at('').errors).toEqual([{ file, message: 'the file is empty' }]);
+    expect(at('')).toStrictEqual({ hooks: [], errors: [{ file, message: 'the file is empty' }] });
+    expect(at('{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "a"}]}]}} x')).toStrictEqual({ hooks: [], errors: [{ file, line: 1, column: 79, message: 'invalid JSON: InvalidSymbol' }] });
+    expect(at('[{"hooks": {}}]')).toStrictEqual({ hooks: [], errors: [{ file, message: 'expected an object with "hooks", got array' }] });
     expect(at('\ufeff \n\t').errors).toEqual([{ file, message: 'the file is empty' }]);
     expect(at('// nothing yet\n').errors).toEqual([{ file, line: 2, column: 1, message: 'invalid JSON: ValueExpected' }]);
     expect(at('{ "hooks": {} } x').errors).toEqual([{ file, line: 1, column: 17, message: 'invalid JSON: InvalidSymbol' }]);
@@ -192,7 +194,7 @@ describe('every message of a hooks file, exactly', () => {
     expect(one({ onError: 'block' }).onError).toBe('block');
     expect(one({ onError: 'continue' }).onError).toBe('continue');
     expect(one({ statusMessage: 'checking' })).toMatchObject({ command: 'a', onError: 'block' });
-    expect(one({}).origin).toEqual({ source: 'user', file: 's', jsonPath: 'PreToolUse[0].hooks[0]' });
+    expect(one({}).origin).toStrictEqual({ source: 'user', file: 's', jsonPath: 'PreToolUse[0].hooks[0]' });
     expect(one({}).id).toBe('s#PreToolUse[0].hooks[0]');
   });
 
