@@ -10,6 +10,9 @@ export default {
     'src/core/permissions/**/*.ts',
     'src/core/agent/**/*.ts',
     'src/core/calls/**/*.ts',
+    // Of the hooks, the parts the unit tests cover; the rest runs commands (the integration tests cover it).
+    'src/core/hooks/foldHookRuns.ts',
+    'src/core/hooks/hookMatcher.ts',
     // Built-in tools touch the file system and processes; the integration tests cover them.
     '!src/core/tools/builtin/**',
     // Declarations only: nothing to mutate.

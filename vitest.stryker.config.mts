@@ -12,7 +12,7 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 export default defineConfig({
   define: { __HARNESS_VERSION__: JSON.stringify(version) },
   test: {
-    include: ['test/unit/{config,tools,permissions,agent,calls}/**/*.test.ts'],
+    include: ['test/unit/{config,tools,permissions,agent,calls,hooks}/**/*.test.ts'],
     exclude: ['test/unit/config/configFuzz.test.ts'],
   },
 });

@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { CallPipeline } from '../../src/core/calls/CallPipeline';
+import { CallPipeline, type CallPipelineOptions } from '../../src/core/calls/CallPipeline';
 import type { ToolCallOptions, ToolCallRequest } from '../../src/core/calls/types';
 import type { McpCallOptions } from '../../src/core/mcp/McpSession';
 import { ToolRegistry } from '../../src/core/tools/ToolRegistry';
@@ -23,6 +23,8 @@ export class PipelineFixture {
   constructor(
     public handler: TestToolHandler = async (name, args) => ({ isError: false, text: `${name} said ${JSON.stringify(args)}` }),
     now?: () => number,
+    /** Hooks and harness defaults for the pipeline (none, and no defaults, when left out). */
+    extra: Partial<Pick<CallPipelineOptions, 'hooks' | 'defaults'>> = {},
   ) {
     this.pipeline = new CallPipeline({
       registry: this.registry,
@@ -41,6 +43,7 @@ export class PipelineFixture {
       servers: () => [...new Set([...this.registry.getTools().flatMap((t) => (t.server !== undefined ? [t.server] : [])), ...this.down])],
       defaults: () => ({}),
       ...(now ? { now } : {}),
+      ...extra,
     });
   }
 

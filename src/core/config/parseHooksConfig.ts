@@ -33,15 +33,14 @@ const IGNORED_FIELDS: ReadonlySet<string> = new Set(['statusMessage']);
  */
 export function parseHooksConfigText(text: string, context: Omit<HooksParseContext, 'locator' | 'basePath'>): HooksParseResult {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') return { hooks: [], errors: [{ file: context.file, message: 'the file is empty' }] };
   const syntax: ParseError[] = [];
   const root = parseTree(text, syntax, { allowTrailingComma: true, disallowComments: false });
   const locator = new JsonLocator(text, root);
-  if (syntax.length > 0 || !root) {
-    const first = syntax[0];
-    const at = first ? locator.positionAt(first.offset) : {};
-    return { hooks: [], errors: [{ file: context.file, ...at, message: first ? `invalid JSON: ${printParseErrorCode(first.error)}` : 'the file is empty' }] };
-  }
-  const document: unknown = getNodeValue(root);
+  const first = syntax[0];
+  if (first) return { hooks: [], errors: [{ file: context.file, ...locator.positionAt(first.offset), message: `invalid JSON: ${printParseErrorCode(first.error)}` }] };
+  // Text without a syntax error holds a value.
+  const document: unknown = getNodeValue(root!);
   if (!isJsonObject(document)) return { hooks: [], errors: [{ file: context.file, message: `expected an object with "hooks", got ${kindOf(document)}` }] };
   const errors: McpConfigError[] = [];
   if (context.source !== 'claude') {
@@ -50,7 +49,7 @@ export function parseHooksConfigText(text: string, context: Omit<HooksParseConte
       if (key !== 'hooks') errors.push(issue({ ...context, locator }, [key], 'unknown field (expected "hooks")'));
     }
   }
-  if (document.hooks === undefined) return { hooks: [], errors };
+  // No "hooks" member reads as no hooks.
   const parsed = parseHooksValue(document.hooks, { ...context, locator, basePath: ['hooks'] });
   return { hooks: parsed.hooks, errors: [...errors, ...parsed.errors] };
 }
@@ -134,7 +133,7 @@ function parseCommand(entry: unknown, path: JsonPathSegment[], context: HooksPar
   }
   let timeoutSec = DEFAULT_HOOK_TIMEOUT_SEC;
   if (entry.timeout !== undefined) {
-    if (typeof entry.timeout === 'number' && Number.isFinite(entry.timeout) && entry.timeout > 0) timeoutSec = entry.timeout;
+    if (Number.isFinite(entry.timeout) && (entry.timeout as number) > 0) timeoutSec = entry.timeout as number;
     else errors.push(issue(context, [...path, 'timeout'], `expected a positive number of seconds, got ${JSON.stringify(entry.timeout) ?? kindOf(entry.timeout)}`));
   }
   let onError: 'block' | 'continue' = 'block';

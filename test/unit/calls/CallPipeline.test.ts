@@ -145,6 +145,26 @@ describe('CallPipeline', () => {
     expect(outcome).toMatchObject({ waitMs: 2000, runMs: 30, decider: { by: 'user', choice: 'once' } });
   });
 
+  it('times the wait of a card that was answered with a deny, on the card itself', async () => {
+    let clock = 0;
+    const fx = new PipelineFixture(undefined, () => clock).setTools('fx', [ECHO]);
+    const gate: ICallDecider = {
+      decide: async (call, options) => {
+        options.onAsk?.({ callId: call.callId, tool: call.tool, arguments: call.arguments, warnings: [] });
+        clock += 500;
+        return { outcome: 'deny', decider: { by: 'user', choice: 'deny' } };
+      },
+    };
+    const events: ToolCallEvent[] = [];
+    const outcome = await fx.call({ name: 'mcp__fx__echo', arguments: { text: 'a' } }, { decider: gate, onEvent: (e) => events.push(e) });
+    expect(events.map((e) => [e.state, e.waitMs, e.decider])).toEqual([
+      ['waiting_for_approval', undefined, undefined],
+      ['denied', 500, { by: 'user', choice: 'deny' }],
+    ]);
+    expect(outcome).toMatchObject({ state: 'denied', waitMs: 500 });
+    expect(outcome).not.toHaveProperty('runMs');
+  });
+
   it('calls nothing when the tool the decision was about is not offered exactly so any more', async () => {
     const fx = fixture();
     const changes: Array<() => void> = [
