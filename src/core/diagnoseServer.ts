@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { findUnsetVariables, resolveServerLaunch, type McpServerDefinition } from './config';
 import { McpSecretMask } from './config/McpSecretMask';
 import { hasAuthorizationHeader } from './mcp/McpSession';
-import { resolveWindowsCommand } from './mcp/spawnCommand';
+import { resolveWindowsCommand } from './process/spawnCommand';
 
 /** One finding about one server, with what to try when it is a problem. */
 export interface McpDiagnostic {

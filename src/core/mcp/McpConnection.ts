@@ -3,7 +3,7 @@ import { Disposable, DisposableStore } from '../base/lifecycle';
 import { Emitter, type Event } from '../base/event';
 import type { McpServerDefinition } from '../config/types';
 import type { McpLaunchResolution, McpResolvedLaunch } from '../config';
-import { LineRing } from './LineRing';
+import { LineRing } from '../process/LineRing';
 import { McpCallError } from './McpCallError';
 import { describeState, type McpConnectionState, type McpLogEntry, type McpServerSnapshot } from './McpServerSnapshot';
 import { describeError } from '../base/errors';

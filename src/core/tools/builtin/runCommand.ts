@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import { formatByteSize } from '../formatToolResult';
-import { sweepProcessGroup, trackProcessGroup, untrackProcessGroup } from '../../mcp/processGroup';
+import { sweepProcessGroup, trackProcessGroup, untrackProcessGroup } from '../../process/processGroup';
 import type { BuiltinTool, ToolCallResult } from '../types';
 import { BuiltinArgumentError, defineBuiltin, optionalInteger, optionalString, requiredString } from './toolKit';
 import type { WorkspaceRoots } from './WorkspaceRoots';
