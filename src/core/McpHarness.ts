@@ -15,6 +15,7 @@ import type { HarnessApplyResult, HarnessCallOptions, HarnessCallResult, Harness
 import { McpServerManager } from './mcp/McpServerManager';
 import { isServingState, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
 import { ServerLaunchResolver } from './config/ServerLaunchResolver';
+import { McpServerAuth } from './auth/McpServerAuth';
 import { ToolRegistry } from './tools/ToolRegistry';
 import { ToolSearchCache } from './tools/search/ToolSearchCache';
 import type { BuiltinTool, HarnessTool } from './tools/types';
@@ -95,7 +96,7 @@ export class McpHarness {
       defaultStartupTimeoutMs: options.startupTimeoutMs,
       shutdownGraceMs: options.shutdownGraceMs,
       traceEnabled: options.traceEnabled ?? (() => false),
-      authHost: options.authHost,
+      auth: options.authHost && new McpServerAuth(options.authHost),
     });
     const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars });
     this._hooks = this._store.add(

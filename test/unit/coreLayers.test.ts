@@ -14,7 +14,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   config: ['base', 'process'],
   requests: ['base'],
   auth: ['base', 'config'],
-  mcp: ['base', 'process', 'config', 'auth'],
+  mcp: ['base', 'process', 'config', 'auth/types'],
   tools: ['base', 'process'],
   permissions: ['base', 'tools'],
   calls: ['base', 'tools', 'permissions', 'mcp'],
