@@ -34,6 +34,8 @@ export interface LinkedFactoryOptions {
   readonly hangUpOnDiscover?: boolean;
   /** Fails the client's first send of this method with the given error (what an HTTP transport throws). */
   readonly failFirst?: { readonly method: string; readonly error: () => Error };
+  /** While it says so, a transport cannot be started (the server is down). */
+  readonly refuse?: () => boolean;
   /** Nothing the client sends arrives (a server that never answers). */
   readonly silent?: boolean;
 }
@@ -70,6 +72,7 @@ export class LinkedTransportFactory implements IMcpTransportFactory {
     }
     void server.connect(serverSide);
     if (this._o.silent) client.send = async () => undefined;
+    if (this._o.refuse?.()) client.start = async () => Promise.reject(new Error('connection refused'));
     const fail = this._o.failFirst;
     if (fail) {
       const send = client.send.bind(client);

@@ -10,10 +10,10 @@ import { describeError } from '../base/errors';
 import { formatSeconds } from './describe';
 import { McpSession, type McpCallOptions } from './McpSession';
 import type { IMcpClientHandlers } from './McpClientHandlers';
-import { McpTransportConnector } from './McpTransportConnector';
+import { McpTransportConnector, type IMcpTransportFactory } from './McpTransportConnector';
 import { hasAuthorizationHeader } from './mcpErrors';
 import { attemptsAfterDrop, gaveUpMessage, maxReconnects, nextReconnect, type ReconnectPolicy } from './reconnectPolicy';
-import { McpAuthRequiredError, type IMcpServerAuth } from '../auth/types';
+import { McpAuthRequiredError, type IMcpConnectAuth, type IMcpServerAuth } from '../auth/types';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [1000, 2000, 4000];
@@ -51,8 +51,16 @@ export interface McpConnectionOptions {
   traceEnabled(server: string): boolean;
   /** Time and waiting, for reconnect backoff (default: the system clock and timers). */
   readonly clock?: IMcpClock;
+  /** Makes a session's transports; default {@link McpTransportConnector} (a process, or HTTP with its SSE fallback). */
+  createTransports?(launch: McpResolvedLaunch, auth: IMcpConnectAuth | undefined, sink: McpTransportLogSink): IMcpTransportFactory;
   /** OAuth sign-in for HTTP servers (asking the user, the redirect, the token store); see `McpServerAuth`. */
   readonly auth?: IMcpServerAuth;
+}
+
+/** Where a transport's own output goes: the server's stderr lines, and stdout lines that are not JSON-RPC. */
+export interface McpTransportLogSink {
+  onStderrLine(line: string): void;
+  onStdoutNoise(line: string): void;
 }
 
 /** The clock a connection schedules reconnects by. */
@@ -282,15 +290,7 @@ export class McpConnection extends Disposable {
           clientInfo: this._o.clientInfo,
           handlers: this._o.handlers,
           startupTimeoutMs: timeoutMs,
-          transports: (connectAuth) =>
-            new McpTransportConnector({
-              launch,
-              auth: connectAuth,
-              maxMessageBytes: this._o.maxMessageBytes,
-              shutdownGraceMs: this._o.shutdownGraceMs,
-              onStderrLine: (line) => this._log('info', 'stderr', line),
-              onStdoutNoise: (line) => this._log('warn', 'stdout', `skipped a stdout line that is not JSON-RPC: ${line}`),
-            }),
+          transports: (connectAuth) => this._transports(launch, connectAuth),
           auth:
             auth && launch.type !== 'stdio'
               ? () =>
@@ -326,6 +326,15 @@ export class McpConnection extends Disposable {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  private _transports(launch: McpResolvedLaunch, auth: IMcpConnectAuth | undefined): IMcpTransportFactory {
+    const sink: McpTransportLogSink = {
+      onStderrLine: (line) => this._log('info', 'stderr', line),
+      onStdoutNoise: (line) => this._log('warn', 'stdout', `skipped a stdout line that is not JSON-RPC: ${line}`),
+    };
+    if (this._o.createTransports) return this._o.createTransports(launch, auth, sink);
+    return new McpTransportConnector({ launch, auth, maxMessageBytes: this._o.maxMessageBytes, shutdownGraceMs: this._o.shutdownGraceMs, ...sink });
   }
 
   private _install(session: McpSession): void {
