@@ -447,7 +447,7 @@ function verdict(ok) {
 
 function printTable(r) {
   const lines = [];
-  const widths = [40, 16, 16, 20, 22, 12];
+  const widths = [40, 16, 18, 20, 22, 12];
   const row = (...cells) => lines.push(cells.map((c, i) => String(c).padEnd(widths[i] ?? 0)).join('').trimEnd());
   lines.push(`MCP Harness benchmark (Node ${process.version}, ${r.rounds} interleaved rounds, medians)`, '');
   row('echo calls/s (client CPU us/call)', 'harness', 'bare SDK', 'ratio', 'bare + progress token', 'ratio', `target >= ${TARGETS.echoRatio}`);
@@ -482,7 +482,7 @@ function printTable(r) {
   const session = Object.entries(r.echo.stdio).filter(([, v]) => typeof v === 'object' && v.bare2SessionCallsPerSec !== undefined);
   if (session.length > 0) {
     lines.push('');
-    row('stdio, server in its own session', 'harness (2.x)', 'bare 2.x + setsid', 'harness / that', '', '', `target >= ${TARGETS.sessionRatio}`);
+    row('stdio, server in its own session', 'harness (2.x)', 'bare 2.x, setsid', 'harness / that', '', '', `target >= ${TARGETS.sessionRatio}`);
     for (const [mode, m] of session) {
       const range = `(${m.ratioVsBare2SessionRange.map((x) => x.toFixed(2)).join('-')})`;
       row(
