@@ -1,3 +1,6 @@
+// Over 300 lines because lifecycle and readiness share one state: start, stop, restart, sign-in and
+// reconnect all bump one generation and publish one snapshot, and a call waits on the same pending
+// start. The reconnect policy (reconnectPolicy.ts), the session and its transports are apart.
 import type { CallToolResult, Implementation, RequestMethod, ResultTypeMap } from '@modelcontextprotocol/client';
 import { Disposable, DisposableStore } from '../base/lifecycle';
 import { Emitter, type Event } from '../base/event';

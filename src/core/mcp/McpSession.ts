@@ -1,3 +1,7 @@
+// Over 300 lines because the handshake is one sequence with its fallbacks (a probe answered, refused
+// or unanswered; another kind of transport; a sign-in) and the live session's upkeep (relists,
+// liveness probes, the list-change stream, closing once): both act on the same client and
+// transport. Handlers, transports, error classification and OAuth live in their own files.
 import {
   Client,
   type CallToolResult,

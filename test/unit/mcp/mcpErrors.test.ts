@@ -68,7 +68,7 @@ describe('explainStartFailure', () => {
   it('advises on a refusal: check the header that was sent, or add one', () => {
     expect(explainStartFailure(http(403), { ...start, sendsAuthorization: true }).message).toMatch(/^the server refused the connection \(HTTP 403\): the "Authorization" header was sent and rejected/);
     expect(explainStartFailure(http(401), start).message).toMatch(/^the server refused the connection \(HTTP 401\): it needs credentials\. Add an "Authorization" header/);
-    expect(explainStartFailure(new SseError(401, 'no', {} as ErrorEvent), start).message).toMatch(/\(HTTP 401\): it needs credentials/);
+    expect(explainStartFailure(new SseError(401, 'no', { type: 'error', message: 'no' } as unknown as ConstructorParameters<typeof SseError>[2]), start).message).toMatch(/\(HTTP 401\): it needs credentials/);
     expect(explainStartFailure(http(404), start).message).toBe('HTTP 404');
   });
 });
