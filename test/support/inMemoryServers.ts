@@ -7,7 +7,7 @@ import type { IMcpTransportFactory } from '../../src/core/mcp/McpTransportConnec
 
 /** A real SDK server in this process: tools echo, add_tool (adds `extra` and notifies) and wait (until cancelled). */
 export function createTestServer(name = 'in-memory'): { server: McpServer; cancelled: string[] } {
-  const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } }, instructions: 'In memory.' });
+  const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, logging: {}, resources: { subscribe: true } }, instructions: 'In memory.' });
   const cancelled: string[] = [];
   server.registerTool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: 'text', text }] }));
   server.registerTool('add_tool', { description: 'Adds a tool named extra' }, () => {

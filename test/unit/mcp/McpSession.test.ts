@@ -126,6 +126,39 @@ describe('McpSession over linked in-memory transports', () => {
     expect(auth.disposed).toBe(true);
   });
 
+  it('answers roots and elicitation with the handlers it was given, and passes server logs and resource updates on', async () => {
+    const { f } = factory();
+    const asked: string[] = [];
+    const { opened, logs } = open(f, {
+      handlers: {
+        roots: () => [{ uri: 'file:///w', name: 'w' }],
+        elicit: async (server, params) => {
+          asked.push(`${server}: ${params.message}`);
+          return { action: 'accept', content: { ok: true } };
+        },
+      },
+    });
+    const session = await opened;
+    const server = f.servers[0].server;
+    expect(server.getClientCapabilities()).toEqual({ roots: { listChanged: true }, elicitation: { form: { applyDefaults: true } } });
+    expect(await server.listRoots()).toEqual({ roots: [{ uri: 'file:///w', name: 'w' }] });
+    const answer = await server.elicitInput({ mode: 'form', message: 'Go?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+    expect(answer).toEqual({ action: 'accept', content: { ok: true } });
+    expect(asked).toEqual(['mem: Go?']);
+    const updated = new Promise<string>((resolve) => session.onDidUpdateResource(resolve));
+    await server.sendResourceUpdated({ uri: 'mem://a' });
+    expect(await updated).toBe('mem://a');
+    await server.sendLoggingMessage({ level: 'warning', logger: 'db', data: { slow: true } });
+    await server.sendLoggingMessage({ level: 'info', data: 'plain' });
+    await expect.poll(() => logs.filter((l) => /^\w+ server /.test(l))).toEqual(['warn server [db] {"slow":true}', 'info server plain']);
+  });
+
+  it('declares no client capabilities without handlers', async () => {
+    const { f } = factory();
+    await open(f).opened;
+    expect(f.servers[0].server.getClientCapabilities()).toEqual({});
+  });
+
   it('explains a handshake that never ends with the time it waited', async () => {
     const { f } = factory({ silent: true });
     await expect(open(f, { startupTimeoutMs: 200 }).opened).rejects.toThrow('no answer to initialize within 0.2 s');
