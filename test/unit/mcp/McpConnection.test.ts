@@ -147,3 +147,55 @@ describe('McpConnection over linked in-memory transports, under a manual clock',
     });
   });
 });
+
+describe('McpConnection lifecycle', () => {
+  it('rests disabled, or in error for a broken entry, and says so to calls', async () => {
+    const disabled = connect({ command: 'node', disabled: true });
+    await disabled.connection.start();
+    expect(disabled.connection.state).toEqual({ kind: 'disabled' });
+    await expect(disabled.connection.callTool('echo', {}, { timeoutMs: 100, maxTotalTimeoutMs: 100 })).rejects.toMatchObject({
+      message: 'server "mem" is not running (disabled): it is disabled in /w/.vscode/mcp.json',
+    });
+    const broken = connect({ command: 'node' });
+    broken.connection.setDefinition({ ...broken.connection.definition, problem: 'no command' });
+    await broken.connection.start();
+    expect(broken.connection.snapshot).toMatchObject({ state: { kind: 'error', message: 'no command' }, lastError: 'no command' });
+    await expect(broken.connection.callTool('echo', {}, { timeoutMs: 100, maxTotalTimeoutMs: 100 })).rejects.toMatchObject({ message: 'server "mem" is not running (error): no command' });
+  });
+
+  it('stays blocked when the host refuses the start, naming why', async () => {
+    const { connection } = connect({ command: 'node' }, { checkStart: async () => 'the workspace is not trusted' });
+    await connection.start();
+    expect(connection.state).toEqual({ kind: 'blocked', reason: 'the workspace is not trusted' });
+    await expect(connection.callTool('echo', {}, { timeoutMs: 100, maxTotalTimeoutMs: 100 })).rejects.toMatchObject({ message: 'server "mem" is not running (blocked): the workspace is not trusted' });
+  });
+
+  it('counts restarts, clears lists on stop, and fails a start whose launch cannot be resolved', async () => {
+    const { connection } = connect({ command: 'node' });
+    await connection.start();
+    await connection.restart();
+    expect(connection.snapshot).toMatchObject({ state: { kind: 'running' }, restartCount: 1 });
+    await connection.stop();
+    expect(connection.snapshot).toMatchObject({ state: { kind: 'stopped' }, tools: [] });
+    const unresolved = connect({ command: 'node', env: { K: '${input:missing}' } });
+    await unresolved.connection.start();
+    expect(unresolved.connection.state.kind).toBe('error');
+  });
+
+  it('gives up at once with no reconnect schedule', async () => {
+    const { connection, lastTransport } = connect({ command: 'node' }, { reconnectDelaysMs: [] });
+    await connection.start();
+    await lastTransport().close();
+    expect(await until(connection, (s) => s.kind === 'error')).toEqual({ kind: 'error', message: 'the in-memory server closed the connection' });
+  });
+
+  it('forgets the sign-in of a remote server through its auth on sign-out, then starts again', async () => {
+    const forgotten: string[] = [];
+    const auth = { begin: async () => Promise.reject(new Error('not signing in')), signOut: async (url: string) => void forgotten.push(url) };
+    const { connection } = connect({ type: 'http', url: 'http://127.0.0.1:1/mcp' }, { auth });
+    await connection.start();
+    expect(connection.state).toEqual({ kind: 'error', message: 'not signing in' });
+    await connection.signOut();
+    expect(forgotten).toEqual(['http://127.0.0.1:1/mcp']);
+  });
+});
