@@ -8,7 +8,7 @@ import type { McpServerDefinition } from '../config/types';
 import type { McpLaunchResolution, McpResolvedLaunch } from '../config';
 import { LineRing } from '../process/LineRing';
 import { McpCallError } from './McpCallError';
-import { describeState, type McpConnectionState, type McpLogEntry, type McpServerSnapshot } from './McpServerSnapshot';
+import { describeUnavailable, initialSnapshot, restingState, snapshotsEqual, type McpConnectionState, type McpLogEntry, type McpServerSnapshot } from './McpServerSnapshot';
 import { describeError } from '../base/errors';
 import { formatSeconds } from './describe';
 import { McpSession, type McpCallOptions } from './McpSession';
@@ -112,7 +112,7 @@ export class McpConnection extends Disposable {
     super();
     this._definition = _o.definition;
     this._clock = _o.clock ?? systemClock;
-    this._snapshot = this._initialSnapshot();
+    this._snapshot = initialSnapshot(this._definition);
   }
 
   get name(): string {
@@ -477,19 +477,7 @@ export class McpConnection extends Disposable {
 
   /** Why calls cannot reach this server now: its name, its state and the reason. */
   describeUnavailable(): string {
-    const state = this.state;
-    switch (state.kind) {
-      case 'stopped':
-        return `server "${this.name}" is not running (stopped): it was stopped or has not been started`;
-      case 'disabled':
-        return `server "${this.name}" is not running (disabled): it is disabled in ${this._definition.origin.file}`;
-      case 'error':
-        return `server "${this.name}" is not running (error): ${state.message}`;
-      case 'blocked':
-        return `server "${this.name}" is not running (blocked): ${state.reason}`;
-      default:
-        return `server "${this.name}" is not running (${describeState(state, this._clock.now())})`;
-    }
+    return describeUnavailable(this._definition, this.state, this._clock.now());
   }
 
   private async _closeSession(): Promise<void> {
@@ -515,42 +503,9 @@ export class McpConnection extends Disposable {
     this._onDidChange.fire(next);
   }
 
-  /** The state of a server that is not running: disabled, broken definition, or plainly stopped. */
   private _restingState(): McpConnectionState {
-    const def = this._definition;
-    return def.disabled ? { kind: 'disabled' } : def.problem ? { kind: 'error', message: def.problem } : { kind: 'stopped' };
+    return restingState(this._definition);
   }
-
-  private _initialSnapshot(): McpServerSnapshot {
-    const def = this._definition;
-    return {
-      name: def.name,
-      definition: def,
-      state: this._restingState(),
-      transport: def.type,
-      tools: [],
-      resources: [],
-      resourceTemplates: [],
-      prompts: [],
-      lastError: def.problem,
-      stderrTail: [],
-      restartCount: 0,
-    };
-  }
-}
-
-function snapshotsEqual(a: McpServerSnapshot, b: McpServerSnapshot): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof McpServerSnapshot)[]);
-  for (const key of keys) {
-    const x = a[key];
-    const y = b[key];
-    if (x === y) continue;
-    if (key === 'state' || key === 'stderrTail' || key === 'serverInfo' || key === 'capabilities') {
-      if (JSON.stringify(x) === JSON.stringify(y)) continue;
-    }
-    return false;
-  }
-  return true;
 }
 
 function describeServer(info: Implementation | undefined): string {
