@@ -14,10 +14,9 @@ export default {
     'src/core/process/**/*.ts',
     // Built-in tools touch the file system and processes; the integration tests cover them.
     '!src/core/tools/builtin/**',
-    // These start real processes or real HTTP transports (and signal process groups), so only the
-    // integration tests exercise them; the unit runs Stryker uses start nothing.
+    // These start real processes and signal process groups, so only tests that spawn exercise them;
+    // the unit runs Stryker uses start nothing.
     '!src/core/mcp/McpStdioTransport.ts',
-    '!src/core/mcp/McpTransportConnector.ts',
     '!src/core/process/processGroup.ts',
     // Drives one connection per server through the facade; the integration tests cover it.
     '!src/core/mcp/McpServerManager.ts',
