@@ -12,7 +12,13 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 export default defineConfig({
   define: { __HARNESS_VERSION__: JSON.stringify(version) },
   test: {
-    include: ['test/unit/{config,tools,permissions,agent,calls,hooks}/**/*.test.ts'],
-    exclude: ['test/unit/config/configFuzz.test.ts'],
+    include: ['test/unit/{config,tools,permissions,agent,calls,hooks,mcp,process}/**/*.test.ts'],
+    exclude: [
+      'test/unit/config/configFuzz.test.ts',
+      // These spawn real processes, for the files stryker.config.mjs leaves out.
+      'test/unit/mcp/McpStdioTransport.test.ts',
+      'test/unit/process/processGroup.test.ts',
+      'test/unit/process/findDescendants.test.ts',
+    ],
   },
 });

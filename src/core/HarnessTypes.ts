@@ -3,7 +3,7 @@ import type { IMcpAuthHost } from './auth/types';
 import type { HookDefinition, HookUserEntries, IMcpInputResolver, McpConfigError, McpServerDefinition, McpUserServers } from './config';
 import type { CallProgress, ToolCallOptions } from './calls/types';
 import type { IMcpClock } from './mcp/McpConnection';
-import type { IMcpClientHandlers } from './mcp/McpSession';
+import type { IMcpClientHandlers } from './mcp/McpClientHandlers';
 import type { McpConfigDiff } from './mcp/McpServerManager';
 import type { McpConnectionStateKind, McpServerSnapshot } from './mcp/McpServerSnapshot';
 export type { HarnessCallErrorKind, HarnessCallResult } from './calls/types';

@@ -9,12 +9,13 @@ import { CallPipeline } from './calls/CallPipeline';
 import { ResourceSubscriptions, type ResourceUpdate } from './calls/ResourceSubscriptions';
 import { ServerRequests, type ServerRequestOptions } from './calls/ServerRequests';
 import type { ToolCallOptions, ToolCallOutcome, ToolCallRequest } from './calls/types';
-import { loadHooksConfig, loadMcpConfig, resolveServerLaunch, type McpConfigError, type McpLaunchResolution, type McpServerDefinition } from './config';
+import { loadHooksConfig, loadMcpConfig, type McpConfigError, type McpLaunchResolution, type McpServerDefinition } from './config';
 import { HookRunner, type HookRunRecord, type HookSnapshot } from './hooks';
 import type { HarnessApplyResult, HarnessCallOptions, HarnessCallResult, HarnessOptions, HarnessServer } from './HarnessTypes';
 import { McpServerManager } from './mcp/McpServerManager';
 import { isServingState, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
-import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from './mcp/serverEnvironment';
+import { ServerLaunchResolver } from './config/ServerLaunchResolver';
+import { McpServerAuth } from './auth/McpServerAuth';
 import { ToolRegistry } from './tools/ToolRegistry';
 import { ToolSearchCache } from './tools/search/ToolSearchCache';
 import type { BuiltinTool, HarnessTool } from './tools/types';
@@ -62,7 +63,7 @@ export class McpHarness {
 
   private _options: HarnessOptions;
   private _configErrors: readonly McpConfigError[] = [];
-  private _loginShellPath: Promise<string | undefined> | undefined;
+  private readonly _launches: ServerLaunchResolver;
   private _started: Promise<void> | undefined;
   private _applying: Promise<void> = Promise.resolve();
   private _disposed: Promise<void> | undefined;
@@ -73,6 +74,13 @@ export class McpHarness {
 
   constructor(options: HarnessOptions = {}) {
     this._options = options;
+    this._launches = new ServerLaunchResolver({
+      env: () => this._options.env ?? process.env,
+      inheritEnv: () => this._options.inheritEnv ?? false,
+      userHome: os.homedir(),
+      platform: process.platform,
+      inputResolver: options.inputResolver,
+    });
     this._registry = this._store.add(new ToolRegistry({ logger: { warn: (m) => this._log('harness', 'warn', m) } }));
     this.onDidChangeTools = this._registry.onDidChange;
     this._manager = new McpServerManager({
@@ -88,14 +96,14 @@ export class McpHarness {
       defaultStartupTimeoutMs: options.startupTimeoutMs,
       shutdownGraceMs: options.shutdownGraceMs,
       traceEnabled: options.traceEnabled ?? (() => false),
-      authHost: options.authHost,
+      auth: options.authHost && new McpServerAuth(options.authHost),
     });
     const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars });
     this._hooks = this._store.add(
       new HookRunner({
         permit: (hook) => this._options.hooks?.permit?.(hook),
         // Hooks get what stdio servers get: the safe variables, or everything with inheritEnv.
-        env: () => buildServerEnvironment(this._options.env ?? process.env, {}, { platform: process.platform, inheritAll: this._options.inheritEnv ?? false }),
+        env: () => this._launches.hostEnvironment(),
         projectDir: () => this._folders()[0] ?? process.cwd(),
       }),
     );
@@ -347,21 +355,9 @@ export class McpHarness {
   }
 
   private async _resolveLaunch(def: McpServerDefinition): Promise<McpLaunchResolution> {
-    const env = this._options.env ?? process.env;
-    const resolved = await resolveServerLaunch(def, { env, userHome: os.homedir(), inputResolver: this._options.inputResolver });
+    const resolved = await this._launches.resolve(def);
     if (resolved.ok) this._secrets.set(def.name, resolved.value.secretValues);
-    if (!resolved.ok || resolved.value.type !== 'stdio') return resolved;
-    let loginShellPath: string | undefined;
-    if (needsLoginShellPath(env, process.platform)) {
-      this._loginShellPath ??= readLoginShellPath(env.SHELL || '/bin/sh');
-      loginShellPath = await this._loginShellPath;
-    }
-    const serverEnv = buildServerEnvironment(env, resolved.value.env, {
-      platform: process.platform,
-      inheritAll: this._options.inheritEnv ?? false,
-      loginShellPath,
-    });
-    return { ok: true, value: { ...resolved.value, env: serverEnv } };
+    return resolved;
   }
 
   private _log(server: string, level: McpLogEntry['level'], message: string): void {

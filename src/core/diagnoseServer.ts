@@ -3,8 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { findUnsetVariables, resolveServerLaunch, type McpServerDefinition } from './config';
 import { McpSecretMask } from './config/McpSecretMask';
-import { hasAuthorizationHeader } from './mcp/McpSession';
-import { resolveWindowsCommand } from './mcp/spawnCommand';
+import { hasAuthorizationHeader } from './mcp/mcpErrors';
+import { resolveWindowsCommand } from './process/spawnCommand';
 
 /** One finding about one server, with what to try when it is a problem. */
 export interface McpDiagnostic {

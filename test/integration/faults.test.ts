@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { McpHarness, type HarnessOptions } from '../../src/core';
-import { isProcessAlive } from '../../src/core/mcp/processGroup';
+import { isProcessAlive } from '../../src/core/process/processGroup';
 import { processTag, waitForNoProcesses } from '../support/leaks';
 import { fixtureEntry, minimalServer, tempDir, writeJson } from '../support/servers';
 

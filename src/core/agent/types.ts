@@ -1,4 +1,5 @@
 import type { ToolCallEvent } from '../calls/types';
+import type { ModelToolSpec } from '../tools/types';
 
 /**
  * The agent's contracts: what a model provider speaks and what a turn reports. Editor-agnostic;
@@ -6,13 +7,7 @@ import type { ToolCallEvent } from '../calls/types';
  * wire format to these shapes and nothing above them knows one.
  */
 
-/** A tool as offered to a model. `name` is the registry's exposed name (`mcp__server__tool`). */
-export interface ModelToolSpec {
-  readonly name: string;
-  readonly description: string;
-  /** JSON Schema of the arguments (an object schema). */
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-}
+export type { ModelToolSpec };
 
 /** One tool call as the model asked for it. `arguments` is the raw JSON text, parsed by the loop. */
 export interface ModelToolCall {

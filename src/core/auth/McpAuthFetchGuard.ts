@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { formatByteSize } from '../tools/formatToolResult';
+import { formatByteSize } from '../base/formatByteSize';
 
 /** Longest wait for one answer from an authorization server (metadata, token, registration, JWKS, revocation). */
 export const AUTH_REQUEST_TIMEOUT_MS = 15_000;

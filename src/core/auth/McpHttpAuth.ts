@@ -3,7 +3,7 @@ import type { McpOAuthClientConfig } from '../config/types';
 import { guardAuthFetch } from './McpAuthFetchGuard';
 import { McpOAuthProvider, readMissingScopes, readSignInState } from './McpOAuthProvider';
 import { McpTokenRefresher } from './McpTokenRefresher';
-import { McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost, type IMcpRedirectReceiver } from './types';
+import { isAuthFailure, McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost, type IMcpConnectAuth, type IMcpRedirectReceiver, type McpFinishAuth } from './types';
 import { findCause } from '../base/errors';
 
 /** Sign-ins one connect may go through: the first, and one step-up to more scopes. */
@@ -28,7 +28,7 @@ export interface McpHttpAuthOptions {
  * token exchange, refresh and step-up through {@link McpOAuthProvider}; this decides when the
  * browser may open and carries the redirect back.
  */
-export class McpHttpAuth {
+export class McpHttpAuth implements IMcpConnectAuth {
   private _receiver: IMcpRedirectReceiver | undefined;
   private _hadCredentials = false;
   private _refresher: McpTokenRefresher | undefined;
@@ -120,6 +120,23 @@ export class McpHttpAuth {
       .finally(() => (this._stepUp = undefined));
     this._stepUp = started;
     return started;
+  }
+
+  get keepsForSession(): boolean {
+    return this.provider?.interactive === true;
+  }
+
+  async withStepUp<T>(attempt: () => Promise<T>, finish: McpFinishAuth, signal: AbortSignal | undefined): Promise<T> {
+    const stepUpsBefore = this._stepUpsDone;
+    try {
+      return await attempt();
+    } catch (err) {
+      // A refusal that came after a step-up other attempts started is answered by that step-up.
+      const steppedUp = this._stepUpsDone !== stepUpsBefore;
+      if (!(steppedUp || this.canStepUp) || signal?.aborted || !isAuthFailure(err)) throw err;
+      if (!steppedUp) await this.stepUp(finish, signal ?? new AbortController().signal);
+      return await attempt();
+    }
   }
 
   dispose(): void {

@@ -1,3 +1,6 @@
+// Over 300 lines because it implements the SDK's whole OAuthClientProvider contract in one place
+// (client information, tokens, PKCE verifiers, discovery state, the browser step and its state
+// check), each keyed by issuer; splitting it would spread one credential store over several files.
 import { createHash, randomBytes } from 'node:crypto';
 import type {
   OAuthClientInformationContext,

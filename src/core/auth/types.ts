@@ -1,3 +1,7 @@
+import { SdkHttpError, UnauthorizedError, type FetchLike, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { someCause } from '../base/errors';
+import type { McpOAuthClientConfig } from '../config/types';
+
 /** Where the host keeps secrets: the editor's secret storage, a 0600 file, or nothing at all. */
 export interface IMcpSecretStore {
   get(key: string): Promise<string | undefined>;
@@ -58,4 +62,54 @@ export class McpScopeRequiredError extends McpAuthRequiredError {
     super(`sign-in required: the server asks for more access (${missingScopes.join(' ')}); sign in again to grant it`);
     this.name = 'McpScopeRequiredError';
   }
+}
+
+/** A failure that only signing in (again) can fix: the SDK's refusal, a 401, or our own "sign-in required". */
+export function isAuthFailure(err: unknown): boolean {
+  return someCause(err, (e) => e instanceof McpAuthRequiredError || e instanceof UnauthorizedError || (e instanceof SdkHttpError && e.status === 401));
+}
+
+/** What one connect to an HTTP server needs to know to prepare its OAuth. */
+export interface McpConnectAuthOptions {
+  readonly server: string;
+  readonly serverUrl: string;
+  /** Whether the user asked to sign in now; otherwise only stored tokens are used (and refreshed). */
+  readonly interactive: boolean;
+  readonly preregistered?: McpOAuthClientConfig;
+  /** Whether the entry sends its own Authorization header (then OAuth stays out of the way). */
+  readonly hasAuthorizationHeader: boolean;
+  /** The handshake's time: OAuth requests get at most half of it, so a silent authorization server is named. */
+  readonly startupTimeoutMs: number;
+  log(message: string): void;
+}
+
+/** Redeems an authorization redirect on the transport that asked for it (`transport.finishAuth`). */
+export type McpFinishAuth = (callback: URLSearchParams) => Promise<void>;
+
+/**
+ * OAuth for one connect to an HTTP server and, after an interactive sign-in, for the session it
+ * opened: what the MCP session calls. The browser step, token storage and step-up are behind it.
+ */
+export interface IMcpConnectAuth {
+  /** The SDK's provider for the transports; undefined when OAuth is not in play for this connect. */
+  readonly provider: OAuthClientProvider | undefined;
+  /** The fetch for the transports: OAuth requests checked and bounded, expired tokens refreshed. */
+  fetch(base: FetchLike | undefined, requestInit: RequestInit | undefined): FetchLike;
+  /** Runs `connect`, signing in through the browser when the server asks, until it succeeds or cannot. */
+  run(connect: () => Promise<void>, finish: McpFinishAuth, signal: AbortSignal): Promise<void>;
+  /** Whether the session should keep this after connecting (the user signed in now, so a step-up can ask again). */
+  readonly keepsForSession: boolean;
+  /**
+   * Runs `attempt`; when the server refuses it for want of access and the user can be asked, asks
+   * (once for every attempt refused together), redeems the new sign-in and runs `attempt` once more.
+   */
+  withStepUp<T>(attempt: () => Promise<T>, finish: McpFinishAuth, signal: AbortSignal | undefined): Promise<T>;
+  dispose(): void;
+}
+
+/** OAuth as the MCP connection sees it: prepared per connect, forgotten on sign-out. */
+export interface IMcpServerAuth {
+  begin(options: McpConnectAuthOptions): Promise<IMcpConnectAuth>;
+  /** Forgets the tokens and client registrations kept for the server at `serverUrl`. */
+  signOut(serverUrl: string): Promise<void>;
 }

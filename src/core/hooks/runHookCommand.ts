@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { errorMessage } from '../base/errors';
-import { sweepProcessGroup, trackProcessGroup, untrackProcessGroup } from '../mcp/processGroup';
+import { sweepProcessGroup, trackProcessGroup, untrackProcessGroup } from '../process/processGroup';
 
 /** What a hook command did. */
 export interface HookCommandRun {

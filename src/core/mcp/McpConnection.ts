@@ -1,16 +1,22 @@
+// Over 300 lines because lifecycle and readiness share one state: start, stop, restart, sign-in and
+// reconnect all bump one generation and publish one snapshot, and a call waits on the same pending
+// start. The reconnect policy (reconnectPolicy.ts), the session and its transports are apart.
 import type { CallToolResult, Implementation, RequestMethod, ResultTypeMap } from '@modelcontextprotocol/client';
 import { Disposable, DisposableStore } from '../base/lifecycle';
 import { Emitter, type Event } from '../base/event';
 import type { McpServerDefinition } from '../config/types';
 import type { McpLaunchResolution, McpResolvedLaunch } from '../config';
-import { LineRing } from './LineRing';
+import { LineRing } from '../process/LineRing';
 import { McpCallError } from './McpCallError';
-import { describeState, type McpConnectionState, type McpLogEntry, type McpServerSnapshot } from './McpServerSnapshot';
+import { describeUnavailable, initialSnapshot, restingState, snapshotsEqual, type McpConnectionState, type McpLogEntry, type McpServerSnapshot } from './McpServerSnapshot';
 import { describeError } from '../base/errors';
 import { formatSeconds } from './describe';
-import { McpSession, type IMcpClientHandlers, type McpCallOptions } from './McpSession';
-import { McpAuthRequiredError, type IMcpAuthHost } from '../auth/types';
-import { oauthSecretKey } from '../auth/McpOAuthProvider';
+import { McpSession, type McpCallOptions } from './McpSession';
+import type { IMcpClientHandlers } from './McpClientHandlers';
+import { McpTransportConnector, type IMcpTransportFactory } from './McpTransportConnector';
+import { hasAuthorizationHeader } from './mcpErrors';
+import { attemptsAfterDrop, gaveUpMessage, maxReconnects, nextReconnect, type ReconnectPolicy } from './reconnectPolicy';
+import { McpAuthRequiredError, type IMcpConnectAuth, type IMcpServerAuth } from '../auth/types';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [1000, 2000, 4000];
@@ -48,8 +54,16 @@ export interface McpConnectionOptions {
   traceEnabled(server: string): boolean;
   /** Time and waiting, for reconnect backoff (default: the system clock and timers). */
   readonly clock?: IMcpClock;
-  /** OAuth sign-in for HTTP servers: asking the user, the redirect, the token store. */
-  readonly authHost?: IMcpAuthHost;
+  /** Makes a session's transports; default {@link McpTransportConnector} (a process, or HTTP with its SSE fallback). */
+  createTransports?(launch: McpResolvedLaunch, auth: IMcpConnectAuth | undefined, sink: McpTransportLogSink): IMcpTransportFactory;
+  /** OAuth sign-in for HTTP servers (asking the user, the redirect, the token store); see `McpServerAuth`. */
+  readonly auth?: IMcpServerAuth;
+}
+
+/** Where a transport's own output goes: the server's stderr lines, and stdout lines that are not JSON-RPC. */
+export interface McpTransportLogSink {
+  onStderrLine(line: string): void;
+  onStdoutNoise(line: string): void;
 }
 
 /** The clock a connection schedules reconnects by. */
@@ -98,7 +112,7 @@ export class McpConnection extends Disposable {
     super();
     this._definition = _o.definition;
     this._clock = _o.clock ?? systemClock;
-    this._snapshot = this._initialSnapshot();
+    this._snapshot = initialSnapshot(this._definition);
   }
 
   get name(): string {
@@ -156,7 +170,7 @@ export class McpConnection extends Disposable {
   async signOut(): Promise<void> {
     await this.stop();
     const resolved = await this._o.resolveLaunch(this._definition);
-    if (resolved.ok && resolved.value.url !== undefined) await this._o.authHost?.secrets.delete(oauthSecretKey(resolved.value.url));
+    if (resolved.ok && resolved.value.url !== undefined) await this._o.auth?.signOut(resolved.value.url);
     if (this._started) await this.start();
   }
 
@@ -271,16 +285,29 @@ export class McpConnection extends Disposable {
     const budgetMs = signIn ? Math.max(SIGN_IN_TIMEOUT_MS, timeoutMs) : timeoutMs;
     const timer = setTimeout(() => controller.abort(new Error(`did not finish starting within ${formatSeconds(budgetMs)}`)), budgetMs);
     try {
+      const auth = this._o.auth;
+      const sendsAuthorization = hasAuthorizationHeader(launch.headers);
       const session = await McpSession.open(
         {
           name: def.name,
-          launch,
           clientInfo: this._o.clientInfo,
           handlers: this._o.handlers,
           startupTimeoutMs: timeoutMs,
-          maxMessageBytes: this._o.maxMessageBytes,
-          shutdownGraceMs: this._o.shutdownGraceMs,
-          auth: this._o.authHost && { host: this._o.authHost, interactive: signIn },
+          transports: (connectAuth) => this._transports(launch, connectAuth),
+          auth:
+            auth && launch.type !== 'stdio'
+              ? () =>
+                  auth.begin({
+                    server: def.name,
+                    serverUrl: launch.url!,
+                    interactive: signIn,
+                    preregistered: launch.oauth,
+                    hasAuthorizationHeader: sendsAuthorization,
+                    startupTimeoutMs: timeoutMs,
+                    log: (message) => this._log('info', 'harness', message),
+                  })
+              : undefined,
+          sendsAuthorization,
           log: (level, source, message) => this._log(level, source, message),
           traceEnabled: () => this._o.traceEnabled(def.name),
           stderrTail: () => this._stderr.tail(),
@@ -302,6 +329,15 @@ export class McpConnection extends Disposable {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  private _transports(launch: McpResolvedLaunch, auth: IMcpConnectAuth | undefined): IMcpTransportFactory {
+    const sink: McpTransportLogSink = {
+      onStderrLine: (line) => this._log('info', 'stderr', line),
+      onStdoutNoise: (line) => this._log('warn', 'stdout', `skipped a stdout line that is not JSON-RPC: ${line}`),
+    };
+    if (this._o.createTransports) return this._o.createTransports(launch, auth, sink);
+    return new McpTransportConnector({ launch, auth, maxMessageBytes: this._o.maxMessageBytes, shutdownGraceMs: this._o.shutdownGraceMs, ...sink });
   }
 
   private _install(session: McpSession): void {
@@ -336,22 +372,30 @@ export class McpConnection extends Disposable {
     this._sessionStore.clear();
     this._log('warn', 'harness', `connection lost: ${reason}`);
     // A server that stayed up a while earns a fresh set of attempts; one that keeps dying does not.
-    if (upFor >= (this._o.stableAfterMs ?? DEFAULT_STABLE_AFTER_MS)) this._reconnectsUsed = 0;
+    this._reconnectsUsed = attemptsAfterDrop(this._reconnectPolicy(), this._reconnectsUsed, upFor);
     void this._begin((c) => this._reconnect(c, reason));
+  }
+
+  private _reconnectPolicy(): ReconnectPolicy {
+    return {
+      delaysMs: this._o.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
+      unlimited: this.retriesWithoutLimit,
+      maxDelayMs: this._o.reconnectMaxDelayMs ?? DEFAULT_RECONNECT_MAX_DELAY_MS,
+      stableAfterMs: this._o.stableAfterMs ?? DEFAULT_STABLE_AFTER_MS,
+    };
   }
 
   private async _reconnect(controller: AbortController, reason: string): Promise<void> {
     const generation = this._generation;
-    const delays = this._o.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS;
-    const unlimited = this.retriesWithoutLimit && delays.length > 0;
-    const maxAttempts = unlimited ? undefined : delays.length;
+    const policy = this._reconnectPolicy();
+    const maxAttempts = maxReconnects(policy);
     let lastFailure: string | undefined;
-    while (unlimited || this._reconnectsUsed < delays.length) {
-      const attempt = ++this._reconnectsUsed;
-      const wait = this._reconnectDelay(attempt, delays);
+    for (let next = nextReconnect(policy, this._reconnectsUsed); next; next = nextReconnect(policy, this._reconnectsUsed)) {
+      const { attempt, waitMs } = next;
+      this._reconnectsUsed = attempt;
       const why = lastFailure ?? reason;
       this._update({
-        state: { kind: 'reconnecting', attempt, maxAttempts, reason: why, nextAttemptAt: this._clock.now() + wait },
+        state: { kind: 'reconnecting', attempt, maxAttempts, reason: why, nextAttemptAt: this._clock.now() + waitMs },
         lastError: why,
         restartCount: this._snapshot.restartCount + 1,
       });
@@ -361,7 +405,7 @@ export class McpConnection extends Disposable {
       controller.signal.addEventListener('abort', onStop, { once: true });
       this._nextAttempt = { wake: () => wake.abort(), done: new Promise((resolve) => (attemptOver = resolve)) };
       try {
-        if (!controller.signal.aborted) await this._clock.sleep(wait, wake.signal);
+        if (!controller.signal.aborted) await this._clock.sleep(waitMs, wake.signal);
         if (generation !== this._generation) return;
         this._update({ state: { kind: 'reconnecting', attempt, maxAttempts, reason: why } });
         const failure = await this._openSession(generation, controller);
@@ -374,17 +418,7 @@ export class McpConnection extends Disposable {
         attemptOver();
       }
     }
-    const tries = delays.length === 1 ? '1 reconnect attempt' : `${delays.length} reconnect attempts`;
-    const suffix = delays.length === 0 ? '' : lastFailure ? `; gave up after ${tries}, the last failed with: ${lastFailure}` : `; gave up after ${tries}`;
-    this._fail(reason + suffix);
-  }
-
-  /** The wait before attempt `attempt` (1-based): the schedule, then (without a limit) doubling up to the cap. */
-  private _reconnectDelay(attempt: number, delays: readonly number[]): number {
-    if (attempt <= delays.length) return delays[attempt - 1];
-    const cap = this._o.reconnectMaxDelayMs ?? DEFAULT_RECONNECT_MAX_DELAY_MS;
-    const last = delays[delays.length - 1];
-    return Math.min(cap, last * 2 ** Math.min(attempt - delays.length, 32));
+    this._fail(gaveUpMessage(policy, reason, lastFailure));
   }
 
   private _fail(message: string): void {
@@ -443,19 +477,7 @@ export class McpConnection extends Disposable {
 
   /** Why calls cannot reach this server now: its name, its state and the reason. */
   describeUnavailable(): string {
-    const state = this.state;
-    switch (state.kind) {
-      case 'stopped':
-        return `server "${this.name}" is not running (stopped): it was stopped or has not been started`;
-      case 'disabled':
-        return `server "${this.name}" is not running (disabled): it is disabled in ${this._definition.origin.file}`;
-      case 'error':
-        return `server "${this.name}" is not running (error): ${state.message}`;
-      case 'blocked':
-        return `server "${this.name}" is not running (blocked): ${state.reason}`;
-      default:
-        return `server "${this.name}" is not running (${describeState(state, this._clock.now())})`;
-    }
+    return describeUnavailable(this._definition, this.state, this._clock.now());
   }
 
   private async _closeSession(): Promise<void> {
@@ -481,42 +503,9 @@ export class McpConnection extends Disposable {
     this._onDidChange.fire(next);
   }
 
-  /** The state of a server that is not running: disabled, broken definition, or plainly stopped. */
   private _restingState(): McpConnectionState {
-    const def = this._definition;
-    return def.disabled ? { kind: 'disabled' } : def.problem ? { kind: 'error', message: def.problem } : { kind: 'stopped' };
+    return restingState(this._definition);
   }
-
-  private _initialSnapshot(): McpServerSnapshot {
-    const def = this._definition;
-    return {
-      name: def.name,
-      definition: def,
-      state: this._restingState(),
-      transport: def.type,
-      tools: [],
-      resources: [],
-      resourceTemplates: [],
-      prompts: [],
-      lastError: def.problem,
-      stderrTail: [],
-      restartCount: 0,
-    };
-  }
-}
-
-function snapshotsEqual(a: McpServerSnapshot, b: McpServerSnapshot): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof McpServerSnapshot)[]);
-  for (const key of keys) {
-    const x = a[key];
-    const y = b[key];
-    if (x === y) continue;
-    if (key === 'state' || key === 'stderrTail' || key === 'serverInfo' || key === 'capabilities') {
-      if (JSON.stringify(x) === JSON.stringify(y)) continue;
-    }
-    return false;
-  }
-  return true;
 }
 
 function describeServer(info: Implementation | undefined): string {

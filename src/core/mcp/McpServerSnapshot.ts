@@ -100,3 +100,56 @@ export function describeReconnect(state: Extract<McpConnectionState, { kind: 're
   const seconds = Math.max(0, Math.ceil((state.nextAttemptAt - now) / 1000));
   return `reconnecting, next try in ${seconds} s (${attempt})`;
 }
+
+/** The state of a server that is not running: disabled, broken definition, or plainly stopped. */
+export function restingState(def: McpServerDefinition): McpConnectionState {
+  return def.disabled ? { kind: 'disabled' } : def.problem ? { kind: 'error', message: def.problem } : { kind: 'stopped' };
+}
+
+/** The snapshot of a server that has not started yet. */
+export function initialSnapshot(def: McpServerDefinition): McpServerSnapshot {
+  return {
+    name: def.name,
+    definition: def,
+    state: restingState(def),
+    transport: def.type,
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+    lastError: def.problem,
+    stderrTail: [],
+    restartCount: 0,
+  };
+}
+
+/** Whether two snapshots show the same thing (so no change is published). */
+export function snapshotsEqual(a: McpServerSnapshot, b: McpServerSnapshot): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof McpServerSnapshot)[]);
+  for (const key of keys) {
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    if (key === 'state' || key === 'stderrTail' || key === 'serverInfo' || key === 'capabilities') {
+      if (JSON.stringify(x) === JSON.stringify(y)) continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/** Why calls cannot reach a server now: its name, its state and the reason. */
+export function describeUnavailable(def: McpServerDefinition, state: McpConnectionState, now: number): string {
+  switch (state.kind) {
+    case 'stopped':
+      return `server "${def.name}" is not running (stopped): it was stopped or has not been started`;
+    case 'disabled':
+      return `server "${def.name}" is not running (disabled): it is disabled in ${def.origin.file}`;
+    case 'error':
+      return `server "${def.name}" is not running (error): ${state.message}`;
+    case 'blocked':
+      return `server "${def.name}" is not running (blocked): ${state.reason}`;
+    default:
+      return `server "${def.name}" is not running (${describeState(state, now)})`;
+  }
+}

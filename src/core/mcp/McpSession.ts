@@ -1,63 +1,44 @@
+// Over 300 lines because the handshake is one sequence with its fallbacks (a probe answered, refused
+// or unanswered; another kind of transport; a sign-in) and the live session's upkeep (relists,
+// liveness probes, the list-change stream, closing once): both act on the same client and
+// transport. Handlers, transports, error classification and OAuth live in their own files.
 import {
   Client,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  SdkHttpError,
-  SSEClientTransport,
-  SseError,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
   type CallToolResult,
-  type FetchLike,
-  type ClientCapabilities,
-  type ElicitRequest,
-  type ElicitResult,
   type Implementation,
   type JSONRPCMessage,
   type McpSubscription,
-  type Root,
   type SubscriptionFilter,
   type ServerCapabilities,
-  type Transport,
   type VersionNegotiationMode,
   type RequestMethod,
   type ResultTypeMap,
 } from '@modelcontextprotocol/client';
-import type { McpResolvedLaunch } from '../config';
-import { McpHttpAuth } from '../auth/McpHttpAuth';
-import { AUTH_REQUEST_TIMEOUT_MS } from '../auth/McpAuthFetchGuard';
-import type { McpOAuthProvider } from '../auth/McpOAuthProvider';
-import { McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost } from '../auth/types';
+import { isAuthFailure, type IMcpConnectAuth } from '../auth/types';
 import type { McpTransportKind } from '../config/types';
 import { Emitter, type Event } from '../base/event';
 import type { McpLogEntry } from './McpServerSnapshot';
 import { McpCallError } from './McpCallError';
-import { McpStdioTransport } from './McpStdioTransport';
 import { StdioTracingTransport, TracingTransport } from './TracingTransport';
 import { McpLists, type McpListKind } from './McpLists';
-import { describeError, findCause, someCause } from '../base/errors';
-import { formatSeconds, mapLogLevel, truncate } from './describe';
-
-/** Answers that a server may ask of the client. Absent handlers mean the capability is not declared. */
-export interface IMcpClientHandlers {
-  /** Answers `elicitation/create` (form mode). */
-  elicit?(server: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
-  /** Workspace roots offered through `roots/list`. */
-  roots?(): readonly Root[];
-}
+import { describeError } from '../base/errors';
+import { mapLogLevel, truncate } from './describe';
+import { clientCapabilities, registerClientHandlers, type IMcpClientHandlers } from './McpClientHandlers';
+import { classifyCallError, explainStartFailure } from './mcpErrors';
+import type { IMcpTransportFactory } from './McpTransportConnector';
 
 export interface McpSessionOptions {
   readonly name: string;
-  readonly launch: McpResolvedLaunch;
   readonly clientInfo: Implementation;
   readonly handlers: IMcpClientHandlers;
   /** Time allowed for spawn or connect, initialize and the first listings. */
   readonly startupTimeoutMs: number;
-  readonly maxMessageBytes?: number;
-  readonly shutdownGraceMs?: number;
-  /** OAuth for HTTP servers; without it a 401 is an error with advice about headers. */
-  readonly auth?: { readonly host: IMcpAuthHost; readonly interactive: boolean };
+  /** Makes this session's transports (a fresh one per handshake), given the OAuth of this connect. */
+  transports(auth: IMcpConnectAuth | undefined): IMcpTransportFactory;
+  /** Prepares OAuth for this connect (HTTP servers with a sign-in host); without it a 401 is an error with advice about headers. */
+  auth?(): Promise<IMcpConnectAuth>;
+  /** Whether the entry sends its own Authorization header (a refusal is then about that token). */
+  readonly sendsAuthorization?: boolean;
   log(level: McpLogEntry['level'], source: McpLogEntry['source'], message: string): void;
   /** Whether JSON-RPC traffic should be logged (trace level). */
   traceEnabled(): boolean;
@@ -74,18 +55,11 @@ export interface McpCallOptions {
 
 const LIST_DEBOUNCE_MS = 100;
 const LIVENESS_TIMEOUT_MS = 5000;
-/** A stdio server that does not answer `server/discover` within this is taken for a 2025-era server. */
-const STDIO_PROBE_TIMEOUT_MS = 3000;
-/**
- * The same over HTTP, where a 2025-era server may hold an unknown request open. Long enough for a
- * 2026-07-28 server on a loaded machine to answer (answering late only costs it the newer
- * revision, if it also speaks 2025-11-25); at most half the startup time, so `initialize` still fits.
- */
-const HTTP_PROBE_TIMEOUT_MS = 10_000;
 
 /**
- * One live connection to one server: a transport, an SDK client, and the server's lists.
- * Opening it runs the whole handshake; it ends once, and says why through `onDidClose`.
+ * One live connection to one server, protocol only: the handshake (with the revision probe and its
+ * fallbacks), the client's handlers, the server's lists and the calls. Its transports come from the
+ * factory it is given. It ends once, and says why through `onDidClose`.
  */
 export class McpSession {
   private readonly _onDidClose = new Emitter<string>();
@@ -98,8 +72,8 @@ export class McpSession {
   readonly onDidUpdateResource: Event<string> = this._onDidUpdateResource.event;
 
   private _client!: Client;
-  private _transport!: TracingTransport;
-  private _kind: McpTransportKind;
+  private _transport: TracingTransport | undefined;
+  private _factory!: IMcpTransportFactory;
   private _closed = false;
   private _closeReason: string | undefined;
   private _probing = false;
@@ -108,14 +82,14 @@ export class McpSession {
   /** Why the transport closed during a handshake that failed. */
   private _startFailure: string | undefined;
   /** The sign-in this session was opened with, while it can still reach the user. */
-  private _auth: McpHttpAuth | undefined;
+  private _auth: IMcpConnectAuth | undefined;
   private readonly _lists: McpLists;
   private readonly _relistTimers = new Map<McpListKind, NodeJS.Timeout>();
   /** The `subscriptions/listen` stream a 2026-07-28 server tells of list changes on. */
   private _subscription: McpSubscription | undefined;
+  private readonly _finishAuth = (callback: URLSearchParams) => this._factory.finishAuth(callback);
 
   private constructor(private readonly _o: McpSessionOptions) {
-    this._kind = _o.launch.type;
     this._lists = new McpLists(() => this._client, (m) => _o.log('warn', 'harness', m));
   }
 
@@ -129,27 +103,28 @@ export class McpSession {
       return session;
     } catch (err) {
       await session.close();
-      throw signal.aborted ? signal.reason : session._explainStartFailure(err);
+      throw signal.aborted
+        ? signal.reason
+        : explainStartFailure(err, {
+            transportEnd: session._startFailure ?? session._closeReason,
+            startupTimeoutMs: options.startupTimeoutMs,
+            sendsAuthorization: options.sendsAuthorization ?? false,
+          });
     }
   }
 
   /** The first listings; a server that now wants another sign-in (e.g. it moved) gets it here. */
   private async _listAll(signal: AbortSignal): Promise<void> {
-    try {
-      await this._lists.refreshAll(this.capabilities, signal);
-    } catch (err) {
-      if (!this._auth?.canStepUp || !isAuthFailure(err)) throw err;
-      await this._auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), signal);
-      await this._lists.refreshAll(this.capabilities, signal);
-    }
+    const list = () => this._lists.refreshAll(this.capabilities, signal);
+    await (this._auth ? this._auth.withStepUp(list, this._finishAuth, signal) : list());
     if (this._client.getProtocolEra() === 'modern') this._listenForChanges(this._client);
   }
 
   get transportKind(): McpTransportKind {
-    return this._kind;
+    return this._factory.kind;
   }
   get pid(): number | undefined {
-    return this._transport.inner instanceof McpStdioTransport ? this._transport.inner.pid : undefined;
+    return this._transport && this._factory.pid(this._transport.inner);
   }
   get serverInfo(): Implementation | undefined {
     return this._client.getServerVersion();
@@ -162,7 +137,7 @@ export class McpSession {
   }
   /** The revision this connection speaks: 2026-07-28 after `server/discover`, else what `initialize` agreed. */
   get protocolVersion(): string | undefined {
-    return this._client.getNegotiatedProtocolVersion() ?? this._transport.protocolVersion;
+    return this._client.getNegotiatedProtocolVersion() ?? this._transport?.protocolVersion;
   }
   get lists(): McpLists {
     return this._lists;
@@ -174,22 +149,13 @@ export class McpSession {
   /** Calls a tool by its original name. Rejects with {@link McpCallError} when no result came back. */
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
-    const stepUpsBefore = this._auth?.stepUpsDone;
     try {
-      return await this._callOnce(name, args, options);
-    } catch (err) {
       // A server asking for more scopes mid-session (step-up) after an interactive sign-in: the user
-      // is asked again (once for all calls refused together), the browser opens once more, and the
-      // call is made again with the new token.
-      const auth = this._auth;
-      const steppedUp = auth !== undefined && auth.stepUpsDone !== stepUpsBefore;
-      if (!auth || !(steppedUp || auth.canStepUp) || options.signal?.aborted || !isAuthFailure(err)) throw this._classifyCallError(err, options);
-      try {
-        if (!steppedUp) await auth.stepUp((callback) => (this._transport.inner as StreamableHTTPClientTransport).finishAuth(callback), options.signal ?? new AbortController().signal);
-        return await this._callOnce(name, args, options);
-      } catch (again) {
-        throw this._classifyCallError(again, options);
-      }
+      // is asked again (once for all calls refused together) and the call is made again.
+      const attempt = () => this._callOnce(name, args, options);
+      return await (this._auth ? this._auth.withStepUp(attempt, this._finishAuth, options.signal) : attempt());
+    } catch (err) {
+      throw this._callFailed(err, options);
     }
   }
 
@@ -209,7 +175,7 @@ export class McpSession {
         maxTotalTimeout: options.maxTotalTimeoutMs,
       });
     } catch (err) {
-      throw this._classifyCallError(err, options);
+      throw this._callFailed(err, options);
     }
   }
 
@@ -250,136 +216,70 @@ export class McpSession {
     await this._transport?.close().catch(() => undefined);
   }
 
-  private _classifyCallError(err: unknown, options: McpCallOptions): McpCallError {
-    if (err instanceof McpCallError) return err;
-    if (options.signal?.aborted) return new McpCallError('cancelled', 'the call was cancelled');
-    const scopeRequired = findCause(err, McpScopeRequiredError);
-    if (scopeRequired) {
-      // The saved sign-in still works for the rest: the session stays; this call needs another sign-in.
-      return new McpCallError('unavailable', scopeRequired.message);
-    }
-    if (this._o.auth && isAuthFailure(err)) {
+  /** The caller's error for a failed call, acting on what the failure says about the session. */
+  private _callFailed(err: unknown, options: McpCallOptions): McpCallError {
+    const failure = classifyCallError(err, {
+      aborted: options.signal?.aborted === true,
+      timeoutMs: options.timeoutMs,
+      closeReason: this._closeReason,
+      usesOAuth: this._o.auth !== undefined,
+    });
+    if (failure.session === 'end') {
       // The tokens are gone or no longer accepted: end the session, so the connection says "sign-in required".
       this._markClosed('the sign-in is no longer valid');
-      void this._transport.close();
-      return new McpCallError('unavailable', 'sign-in required: the saved sign-in is no longer valid, sign in again');
+      void this._transport?.close();
+    } else if (failure.session === 'probe') {
+      this._checkLiveness();
     }
-    if (err instanceof ProtocolError) {
-      return new McpCallError('protocol', `server error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code);
-    }
-    if (err instanceof SdkError) {
-      if (err.code === SdkErrorCode.RequestTimeout) {
-        return new McpCallError('timeout', `no answer within ${formatSeconds(options.timeoutMs)}`, REQUEST_TIMEOUT_CODE);
-      }
-      if (err.code === SdkErrorCode.ConnectionClosed) {
-        return new McpCallError('connection_closed', this._closeReason ?? 'the server closed the connection', CONNECTION_CLOSED_CODE);
-      }
-      if (err.code === SdkErrorCode.InvalidResult) {
-        // The SDK validates answers against the MCP schema; this one did not fit.
-        return new McpCallError('protocol', `the server's answer is not a valid tool result: ${err.message}`);
-      }
-      if (err.code === SdkErrorCode.InputRequiredRoundsExceeded) {
-        return new McpCallError('protocol', `the server kept asking for input: ${err.message}`);
-      }
-      if (!(err instanceof SdkHttpError)) return new McpCallError('protocol', err.message);
-    }
-    // Anything else failed below JSON-RPC: the request could not be sent or the stream broke.
-    this._checkLiveness();
-    return new McpCallError('connection_closed', `could not reach the server: ${describeError(err)}`);
+    return failure.error;
   }
 
   private async _connect(signal: AbortSignal): Promise<void> {
-    const { launch } = this._o;
-    if (launch.type === 'stdio') return this._connectStdio(signal);
-    const url = new URL(launch.url!);
-    const requestInit = { headers: { ...launch.headers } };
-    const auth = this._o.auth
-      ? await McpHttpAuth.create({
-          server: this._o.name,
-          serverUrl: launch.url!,
-          host: this._o.auth.host,
-          interactive: this._o.auth.interactive,
-          preregistered: launch.oauth,
-          hasAuthorizationHeader: hasAuthorizationHeader(launch.headers),
-          // Inside the handshake's own time, so a silent authorization server is named as the cause.
-          requestTimeoutMs: Math.min(AUTH_REQUEST_TIMEOUT_MS, Math.floor(this._o.startupTimeoutMs / 2)),
-          log: (message) => this._o.log('info', 'harness', message),
-        })
-      : undefined;
-    const authProvider = auth?.provider;
-    if (!auth) return this._connectHttp(url, requestInit, undefined, undefined, signal);
-    const authFetch = auth.fetch(undefined, requestInit);
+    const auth = this._o.auth ? await this._o.auth() : undefined;
+    this._factory = this._o.transports(auth);
+    if (!auth) return this._handshake(signal);
     try {
       // After the browser step the failed transport redeems the code, then a fresh one connects.
-      await auth.run(
-        () => this._connectHttp(url, requestInit, authProvider, authFetch, signal),
-        (callback) => (this._transport.inner as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(callback),
-        signal,
-      );
+      await auth.run(() => this._handshake(signal), this._finishAuth, signal);
     } catch (err) {
       auth.dispose();
       throw err;
     }
     // Kept while the session lives when the user signed in now: a step-up can ask again.
-    if (auth.provider?.interactive) this._auth = auth;
+    if (auth.keepsForSession) this._auth = auth;
     else auth.dispose();
   }
 
-  private async _connectHttp(
-    url: URL,
-    requestInit: RequestInit,
-    authProvider: McpOAuthProvider | undefined,
-    fetch: FetchLike | undefined,
-    signal: AbortSignal,
-  ): Promise<void> {
-    if (this._kind === 'sse') return this._connectWith(new SSEClientTransport(url, { requestInit, authProvider, fetch }), 'legacy', signal);
-    try {
-      await this._connectStreamable(() => new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch, maxStepUpRetries: 2 }), signal);
-    } catch (err) {
-      // The spec's backwards-compatibility rule: a 4xx to the first POST means a legacy SSE server.
-      // Authorization failures are not that; they are reported as they are.
-      const status = err instanceof SdkHttpError ? err.status : undefined;
-      if (signal.aborted || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw err;
-      this._o.log('info', 'harness', `Streamable HTTP answered ${status}; trying the legacy SSE transport`);
-      this._kind = 'sse';
-      await this._connectWith(new SSEClientTransport(url, { requestInit, authProvider, fetch }), 'legacy', signal);
+  /** The handshake, once more on another kind of transport when the factory says the first kind was wrong. */
+  private async _handshake(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      try {
+        return await this._negotiate(signal);
+      } catch (err) {
+        const switched = signal.aborted ? undefined : this._factory.fallBack(err);
+        if (switched === undefined) throw err;
+        this._o.log('info', 'harness', switched);
+        await this._transport?.close().catch(() => undefined);
+      }
     }
   }
 
   /**
-   * Probes with `server/discover`. The SDK takes an HTTP server that does not answer the probe for
-   * a broken one; a 2025-era server that ignores unknown requests is like that, so a probe that
-   * times out is followed by `initialize` alone on a fresh transport. An answer of 4xx or
-   * -32601 the SDK already takes for a 2025-era server.
+   * Probes with `server/discover` where the transport allows it. A 2025-era server that fails the
+   * probe the way such servers do (it hangs up, or never answers) is greeted with `initialize`
+   * alone on a fresh transport.
    */
-  private async _connectStreamable(transport: () => StreamableHTTPClientTransport, signal: AbortSignal): Promise<void> {
-    const probeTimeoutMs = Math.min(HTTP_PROBE_TIMEOUT_MS, Math.floor(this._o.startupTimeoutMs / 2));
+  private async _negotiate(signal: AbortSignal): Promise<void> {
+    const probeTimeoutMs = this._factory.probeTimeoutMs(this._o.startupTimeoutMs);
+    if (probeTimeoutMs === undefined) return this._connectWith('legacy', signal);
     try {
-      await this._connectWith(transport(), 'auto', signal, probeTimeoutMs);
+      await this._connectWith('auto', signal, probeTimeoutMs);
     } catch (err) {
-      if (signal.aborted || !isProbeTimeout(err, probeTimeoutMs)) throw err;
-      this._o.log(
-        'info',
-        'harness',
-        `no answer to server/discover within ${formatSeconds(probeTimeoutMs)}: taking it for a 2025-era server that ignores unknown requests, trying initialize`,
-      );
-      await this._transport.close().catch(() => undefined);
-      await this._connectWith(transport(), 'legacy', signal);
-    }
-  }
-
-  /**
-   * Probes with `server/discover` on the server process itself. A 2025-era server that ends the
-   * connection on the unknown request is started again and greeted with `initialize` alone.
-   */
-  private async _connectStdio(signal: AbortSignal): Promise<void> {
-    try {
-      await this._connectWith(this._stdioTransport(), 'auto', signal, Math.min(STDIO_PROBE_TIMEOUT_MS, this._o.startupTimeoutMs));
-    } catch (err) {
-      if (signal.aborted || !(err instanceof SdkError) || err.code !== SdkErrorCode.EraNegotiationFailed) throw err;
-      this._o.log('info', 'harness', 'the server ended the connection on server/discover; starting it again for initialize');
-      await this._transport.close().catch(() => undefined);
-      await this._connectWith(this._stdioTransport(), 'legacy', signal);
+      const why = signal.aborted ? undefined : this._factory.probeFallback(err, probeTimeoutMs);
+      if (why === undefined) throw err;
+      this._o.log('info', 'harness', why);
+      await this._transport?.close().catch(() => undefined);
+      await this._connectWith('legacy', signal);
     }
   }
 
@@ -387,14 +287,14 @@ export class McpSession {
    * A transport that closes before the handshake ends does not end the session: the caller may try
    * again (a legacy retry, a connect after signing in). Its reason is kept for the error.
    */
-  private async _connectWith(inner: Transport, mode: VersionNegotiationMode, signal: AbortSignal, probeTimeoutMs?: number): Promise<void> {
+  private async _connectWith(mode: VersionNegotiationMode, signal: AbortSignal, probeTimeoutMs?: number): Promise<void> {
+    const inner = this._factory.create();
     this._client = this._createClient(mode, probeTimeoutMs);
     const trace = (dir: 'send' | 'receive', msg: JSONRPCMessage) => this._traceMessage(dir, msg);
-    this._transport =
-      inner instanceof McpStdioTransport
-        ? new StdioTracingTransport(inner, this._o.traceEnabled, trace)
-        : new TracingTransport(inner, this._o.traceEnabled, trace);
-    const transport = this._transport;
+    // The SDK tells a local pipe from HTTP by the transport's shape (`pid`, `stderr`).
+    const transport =
+      this._factory.kind === 'stdio' ? new StdioTracingTransport(inner, this._o.traceEnabled, trace) : new TracingTransport(inner, this._o.traceEnabled, trace);
+    this._transport = transport;
     const client = this._client;
     let closedWhileHandshaking = false;
     // A transport whose handshake failed is the caller's to retry or report; its close ends nothing.
@@ -408,7 +308,7 @@ export class McpSession {
     client.onerror = (err) => {
       if (this._client === client) this._onProtocolError(err);
     };
-    const onAbort = () => void this._transport.close();
+    const onAbort = () => void transport.close();
     signal.addEventListener('abort', onAbort);
     try {
       await client.connect(transport, { signal, timeout: this._o.startupTimeoutMs });
@@ -426,48 +326,17 @@ export class McpSession {
     }
   }
 
-  private _stdioTransport(): McpStdioTransport {
-    const { launch } = this._o;
-    return new McpStdioTransport({
-      launch: { command: launch.command!, args: launch.args, env: launch.env, cwd: launch.cwd },
-      maxMessageBytes: this._o.maxMessageBytes,
-      shutdownGraceMs: this._o.shutdownGraceMs,
-      onStderrLine: (line) => this._o.log('info', 'stderr', line),
-      onStdoutNoise: (line) => this._o.log('warn', 'stdout', `skipped a stdout line that is not JSON-RPC: ${truncate(line, 300)}`),
-    });
-  }
-
-  /**
-   * The same handlers answer a 2025-era server's own requests and the `input_required` rounds of a
-   * 2026-07-28 server (the SDK retries the original request with the answers).
-   */
   private _createClient(mode: VersionNegotiationMode, probeTimeoutMs: number | undefined): Client {
-    const { handlers, name } = this._o;
-    const capabilities: ClientCapabilities = {};
-    if (handlers.roots) capabilities.roots = { listChanged: true };
-    if (handlers.elicit) capabilities.elicitation = { form: { applyDefaults: true } };
     const client = new Client(this._o.clientInfo, {
-      capabilities,
+      capabilities: clientCapabilities(this._o.handlers),
       versionNegotiation: { mode, probe: probeTimeoutMs === undefined ? undefined : { timeoutMs: probeTimeoutMs } },
     });
-    if (handlers.roots) {
-      const roots = handlers.roots;
-      client.setRequestHandler('roots/list', () => ({ roots: [...roots()] }));
-    }
-    if (handlers.elicit) {
-      const elicit = handlers.elicit;
-      client.setRequestHandler('elicitation/create', (request, ctx) => elicit(name, request.params as ElicitRequest['params'], ctx.mcpReq.signal));
-    }
-    client.setNotificationHandler('notifications/tools/list_changed', () => this._scheduleRelist('tools'));
-    client.setNotificationHandler('notifications/resources/list_changed', () => this._scheduleRelist('resources'));
-    client.setNotificationHandler('notifications/prompts/list_changed', () => this._scheduleRelist('prompts'));
-    client.setNotificationHandler('notifications/resources/updated', (n) => {
-      if (!this._closed) this._onDidUpdateResource.fire(n.params.uri);
-    });
-    client.setNotificationHandler('notifications/message', (n) => {
-      const { level, logger, data } = n.params;
-      const text = typeof data === 'string' ? data : JSON.stringify(data);
-      this._o.log(mapLogLevel(level), 'server', logger ? `[${logger}] ${text}` : text);
+    registerClientHandlers(client, this._o.name, this._o.handlers, {
+      listChanged: (kind) => this._scheduleRelist(kind),
+      resourceUpdated: (uri) => {
+        if (!this._closed) this._onDidUpdateResource.fire(uri);
+      },
+      serverLog: (level, text) => this._o.log(mapLogLevel(level), 'server', text),
     });
     return client;
   }
@@ -496,7 +365,7 @@ export class McpSession {
 
   /** HTTP transports do not close when the server dies; a failed ping is how we find out. */
   private _checkLiveness(): void {
-    if (this._kind === 'stdio' || this._probing || this._closed || this._handshaking) return;
+    if (this._factory.kind === 'stdio' || this._probing || this._closed || this._handshaking) return;
     this._probing = true;
     // 2026-07-28 has no ping; server/discover is the cheap request there.
     const probe = this._client.getProtocolEra() === 'modern' ? this._client.discover({ timeout: LIVENESS_TIMEOUT_MS }) : this._client.ping({ timeout: LIVENESS_TIMEOUT_MS });
@@ -504,7 +373,7 @@ export class McpSession {
       .catch((err) => {
         if (this._closed) return;
         this._markClosed(`the server stopped answering: ${describeError(err)}`);
-        void this._transport.close();
+        void this._transport?.close();
       })
       .finally(() => (this._probing = false));
   }
@@ -550,70 +419,10 @@ export class McpSession {
   }
 
   private _describeTransportEnd(): string {
-    const inner = this._transport.inner;
-    if (!(inner instanceof McpStdioTransport)) return 'the server closed the connection';
-    if (inner.failure) return inner.failure;
-    const exit = inner.exit;
-    const how = !exit
-      ? 'the server closed its output'
-      : exit.signal
-        ? `the server process was killed by ${exit.signal}`
-        : `the server process exited with code ${exit.code}`;
-    const last = this._o.stderrTail().at(-1);
-    return last ? `${how}: ${truncate(last, 300)}` : how;
-  }
-
-  private _explainStartFailure(err: unknown): Error {
-    if (err instanceof McpAuthRequiredError) return err;
-    if (err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed && (this._startFailure ?? this._closeReason)) {
-      return new Error(this._startFailure ?? this._closeReason);
-    }
-    if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) {
-      return new Error(`no answer to initialize within ${formatSeconds(this._o.startupTimeoutMs)}`);
-    }
-    const status = err instanceof SdkHttpError ? err.status : err instanceof SseError ? err.code : undefined;
-    if (status === 401 || status === 403) {
-      if (hasAuthorizationHeader(this._o.launch.headers)) {
-        return new Error(
-          `the server refused the connection (HTTP ${status}): the "Authorization" header was sent and rejected. ` +
-            `Check that the token is valid, not expired and allowed to use this server, or remove the header to sign in with OAuth`,
-        );
-      }
-      return new Error(
-        `the server refused the connection (HTTP ${status}): it needs credentials. Add an "Authorization" header ` +
-          `to its entry, e.g. "headers": { "Authorization": "Bearer \${input:token}" }`,
-      );
-    }
-    return new Error(describeError(err));
+    return this._transport ? this._factory.describeEnd(this._transport.inner, this._o.stderrTail()) : 'the server closed the connection';
   }
 
   private _traceMessage(direction: 'send' | 'receive', message: JSONRPCMessage): void {
     this._o.log('trace', 'rpc', `${direction === 'send' ? '→' : '←'} ${truncate(JSON.stringify(message), 4000)}`);
   }
-}
-
-/** Whether `headers` carries an Authorization header (names are case-insensitive). */
-export function hasAuthorizationHeader(headers: Readonly<Record<string, string>> | undefined): boolean {
-  return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
-}
-
-/** JSON-RPC codes the 1.x line used for a local timeout and a closed connection; kept on {@link McpCallError}. */
-const REQUEST_TIMEOUT_CODE = -32001;
-const CONNECTION_CLOSED_CODE = -32000;
-
-
-/**
- * Whether a connect failed because the version probe went unanswered. The SDK's timeout carries
- * the time it waited; the probe's is shorter than `initialize`'s (the startup time), so the two
- * cannot be mistaken for each other.
- */
-function isProbeTimeout(err: unknown, probeTimeoutMs: number): boolean {
-  if (!(err instanceof SdkError) || err.code !== SdkErrorCode.RequestTimeout) return false;
-  const data = err.data as { timeout?: unknown } | undefined;
-  return data?.timeout === probeTimeoutMs;
-}
-
-/** A failure that only signing in (again) can fix. */
-function isAuthFailure(err: unknown): boolean {
-  return someCause(err, (e) => e instanceof McpAuthRequiredError || e instanceof UnauthorizedError || (e instanceof SdkHttpError && e.status === 401));
 }

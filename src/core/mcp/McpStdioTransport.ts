@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
-import { LineSplitter, LineTooLongError } from './LineSplitter';
-import { DEFAULT_SHUTDOWN_GRACE_MS, endProcesses, findDescendants, signalProcessGroup, sweepProcessGroup, trackProcessGroup, untrackProcessGroup, waitUntil } from './processGroup';
-import { buildSpawnPlan } from './spawnCommand';
+import { LineSplitter, LineTooLongError } from '../process/LineSplitter';
+import { DEFAULT_SHUTDOWN_GRACE_MS, endProcesses, findDescendants, signalProcessGroup, sweepProcessGroup, trackProcessGroup, untrackProcessGroup, waitUntil } from '../process/processGroup';
+import { buildSpawnPlan } from '../process/spawnCommand';
 
 /** What to run for a stdio server, variables already substituted. */
 export interface McpStdioLaunch {

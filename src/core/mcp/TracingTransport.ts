@@ -1,5 +1,4 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
-import type { McpStdioTransport } from './McpStdioTransport';
 
 /**
  * Passes everything through to another transport, noting the negotiated protocol version and reporting each JSON-RPC message while
@@ -82,7 +81,7 @@ export class TracingTransport implements Transport {
  * the SDK tells a local pipe (silence on `server/discover` means a 2025-era server) from HTTP.
  */
 export class StdioTracingTransport extends TracingTransport {
-  declare readonly inner: McpStdioTransport;
+  declare readonly inner: Transport & { readonly pid?: number };
 
   get pid(): number | undefined {
     return this.inner.pid;

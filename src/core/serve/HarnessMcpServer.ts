@@ -1,3 +1,6 @@
+// Just over 300 lines: one SDK server per connected client with every MCP method the harness serves
+// (tools, resources, prompts, completions, subscriptions) registered in one place, so what a client
+// can reach is read in one file next to the exposure policy that filters it.
 import {
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,

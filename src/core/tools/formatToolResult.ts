@@ -1,5 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { formatByteSize } from '../base/formatByteSize';
 import type { McpContentBlock, ToolCallResult } from './types';
+
+export { formatByteSize };
 
 /** Options of {@link formatToolResult}. */
 export interface FormatToolResultOptions {
@@ -111,19 +114,6 @@ export function base64DecodedLength(data: string): number {
   const compact = data.replace(/\s+/g, '');
   const padding = compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((compact.length * 3) / 4) - padding);
-}
-
-/** `512 B`, `3.4 KB`, `12 KB`, `1.5 MB` (binary units, at most one decimal). */
-export function formatByteSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const kb = oneDecimal(bytes / 1024);
-  // 1,048,575 bytes would round up to "1024 KB": say "1 MB" instead.
-  if (kb < 1024) return `${kb} KB`;
-  return `${oneDecimal(bytes / (1024 * 1024))} MB`;
-}
-
-function oneDecimal(value: number): number {
-  return Math.round(value * 10) / 10;
 }
 
 function isHighSurrogate(code: number): boolean {

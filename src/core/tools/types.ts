@@ -57,3 +57,11 @@ export interface BuiltinTool {
   readonly annotations?: ToolAnnotations;
   invoke(args: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<ToolCallResult>;
 }
+
+/** A tool as offered to a model. `name` is the registry's exposed name (`mcp__server__tool`). */
+export interface ModelToolSpec {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeReconnect, describeState } from '../../../src/core/mcp/McpServerSnapshot';
+import { parseMcpConfigText } from '../../../src/core/config';
+import { describeReconnect, describeState, describeUnavailable, initialSnapshot, restingState, snapshotsEqual } from '../../../src/core/mcp/McpServerSnapshot';
 
 describe('describeState', () => {
   const now = 1_000_000;
@@ -24,5 +25,47 @@ describe('describeState', () => {
     expect(describeState({ kind: 'blocked', reason: 'untrusted workspace' })).toBe('not started: untrusted workspace');
     expect(describeState({ kind: 'error', message: 'boom' })).toBe('boom');
     expect(describeState({ kind: 'stopped' })).toBe('stopped');
+  });
+});
+
+describe('snapshots', () => {
+  const def = parseMcpConfigText(JSON.stringify({ servers: { s: { command: 'node' } } }), '/w/.vscode/mcp.json', 'vscode', '/w').servers[0];
+
+  it('start at rest: stopped, disabled, or in error for a broken entry', () => {
+    expect(initialSnapshot(def)).toEqual({
+      name: 's',
+      definition: def,
+      state: { kind: 'stopped' },
+      transport: 'stdio',
+      tools: [],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+      lastError: undefined,
+      stderrTail: [],
+      restartCount: 0,
+    });
+    expect(restingState({ ...def, disabled: true, problem: 'x' })).toEqual({ kind: 'disabled' });
+    expect(initialSnapshot({ ...def, problem: 'bad' })).toMatchObject({ state: { kind: 'error', message: 'bad' }, lastError: 'bad' });
+  });
+
+  it('are equal when only copies of the state, stderr, server info or capabilities differ', () => {
+    const a = initialSnapshot(def);
+    expect(snapshotsEqual(a, { ...a, state: { kind: 'stopped' }, stderrTail: [], serverInfo: undefined })).toBe(true);
+    expect(snapshotsEqual({ ...a, capabilities: { tools: {} } }, { ...a, capabilities: { tools: {} } })).toBe(true);
+    expect(snapshotsEqual({ ...a, serverInfo: { name: 'a', version: '1' } }, { ...a, serverInfo: { name: 'a', version: '1' } })).toBe(true);
+    expect(snapshotsEqual(a, { ...a, state: { kind: 'starting' } })).toBe(false);
+    expect(snapshotsEqual(a, { ...a, stderrTail: ['x'] })).toBe(false);
+    expect(snapshotsEqual(a, { ...a, tools: [] })).toBe(false);
+    expect(snapshotsEqual(a, { ...a, pid: 1 })).toBe(false);
+    expect(snapshotsEqual({ ...a, pid: 1 }, a)).toBe(false);
+  });
+
+  it('say why calls cannot reach a server, by state', () => {
+    expect(describeUnavailable(def, { kind: 'stopped' }, 0)).toBe('server "s" is not running (stopped): it was stopped or has not been started');
+    expect(describeUnavailable(def, { kind: 'disabled' }, 0)).toBe('server "s" is not running (disabled): it is disabled in /w/.vscode/mcp.json');
+    expect(describeUnavailable(def, { kind: 'error', message: 'm' }, 0)).toBe('server "s" is not running (error): m');
+    expect(describeUnavailable(def, { kind: 'blocked', reason: 'r' }, 0)).toBe('server "s" is not running (blocked): r');
+    expect(describeUnavailable(def, { kind: 'starting' }, 0)).toBe(`server "s" is not running (${describeState({ kind: 'starting' }, 0)})`);
   });
 });

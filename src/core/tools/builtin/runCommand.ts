@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import { formatByteSize } from '../formatToolResult';
-import { endProcesses, findProcessesWithEnv, isSameProcessAlive, sweepProcessGroup, trackProcessGroup, untrackProcessGroup } from '../../mcp/processGroup';
+import { endProcesses, findProcessesWithEnv, isSameProcessAlive, sweepProcessGroup, trackProcessGroup, untrackProcessGroup } from '../../process/processGroup';
 import type { BuiltinTool, ToolCallResult } from '../types';
 import { BuiltinArgumentError, defineBuiltin, optionalInteger, optionalString, requiredString } from './toolKit';
 import type { WorkspaceRoots } from './WorkspaceRoots';

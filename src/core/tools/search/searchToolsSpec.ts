@@ -1,5 +1,5 @@
 import type { HarnessTool } from '../types';
-import type { ModelToolSpec } from '../../agent/types';
+import type { ModelToolSpec } from '../types';
 
 /** Name of the tool the model gets instead of every schema when the enabled tools exceed the budget. */
 export const SEARCH_TOOLS_NAME = 'search_tools';

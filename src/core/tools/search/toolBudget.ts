@@ -1,5 +1,5 @@
 import type { HarnessTool } from '../types';
-import type { ModelToolSpec } from '../../agent/types';
+import type { ModelToolSpec } from '../types';
 
 /** When to switch to tool search. */
 export interface ToolSearchBudget {

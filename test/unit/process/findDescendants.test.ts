@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { endProcesses, findDescendants, isSameProcessAlive } from '../../../src/core/mcp/processGroup';
+import { endProcesses, findDescendants, isSameProcessAlive } from '../../../src/core/process/processGroup';
 
 /** A fake /proc with the given processes: [pid, ppid, state, command name]. */
 function fakeProc(processes: Array<[number, number, string, string]>): string {

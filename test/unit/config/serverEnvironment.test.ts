@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from '../../../src/core/mcp/serverEnvironment';
+import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from '../../../src/core/config/serverEnvironment';
 
 describe('buildServerEnvironment', () => {
   const host = { HOME: '/home/u', PATH: '/usr/bin', SECRET: 's3', USER: 'u', BASH_FUNC_x: '() { evil; }', SHELL: '() { evil; }' };

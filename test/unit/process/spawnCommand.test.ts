@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSpawnPlan, escapeCmdArgument, resolveWindowsCommand } from '../../../src/core/mcp/spawnCommand';
+import { buildSpawnPlan, escapeCmdArgument, resolveWindowsCommand } from '../../../src/core/process/spawnCommand';
 
 const winEnv = { PATH: 'C:\\Program Files\\nodejs;C:\\Windows\\System32', PATHEXT: '.COM;.EXE;.BAT;.CMD', ComSpec: 'C:\\Windows\\System32\\cmd.exe' };
 const files = new Set(['C:\\Program Files\\nodejs\\npx.cmd', 'C:\\Program Files\\nodejs\\node.exe', 'C:\\tools\\run me.bat']);

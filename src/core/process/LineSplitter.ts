@@ -1,7 +1,9 @@
+import { formatByteSize } from '../base/formatByteSize';
+
 /** Thrown by {@link LineSplitter} when one line grows past its limit. */
 export class LineTooLongError extends Error {
   constructor(readonly limitBytes: number) {
-    super(`a single message exceeded ${formatBytes(limitBytes)}`);
+    super(`a single message exceeded ${formatByteSize(limitBytes)}`);
     this.name = 'LineTooLongError';
   }
 }
@@ -62,15 +64,4 @@ export class LineSplitter {
     this._pending = [];
     this._pendingBytes = 0;
   }
-}
-
-/** `12 KB`, `3.4 MB`: sizes for people. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${trimDecimal(bytes / 1024)} KB`;
-  return `${trimDecimal(bytes / (1024 * 1024))} MB`;
-}
-
-function trimDecimal(n: number): string {
-  return n >= 100 ? String(Math.round(n)) : String(Math.round(n * 10) / 10);
 }

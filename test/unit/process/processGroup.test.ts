@@ -4,14 +4,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../../src/core/mcp/processGroup';
+import { isProcessAlive } from '../../../src/core/process/processGroup';
 
 describe('process groups left at exit', () => {
   it('are killed when the host process exits without shutting them down', () => {
     // A child Node process starts a detached group through the transport's tracker, then exits at once.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-harness-pg-'));
     const processGroup = path.join(dir, 'processGroup.js');
-    buildSync({ entryPoints: [path.resolve(__dirname, '../../../src/core/mcp/processGroup.ts')], outfile: processGroup, bundle: true, platform: 'node', format: 'cjs', logLevel: 'silent' });
+    buildSync({ entryPoints: [path.resolve(__dirname, '../../../src/core/process/processGroup.ts')], outfile: processGroup, bundle: true, platform: 'node', format: 'cjs', logLevel: 'silent' });
     const script = `
       const { spawn } = require('node:child_process');
       const { trackProcessGroup } = require(${JSON.stringify(processGroup)});

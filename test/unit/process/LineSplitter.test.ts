@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, LineSplitter, LineTooLongError } from '../../../src/core/mcp/LineSplitter';
+import { formatByteSize as formatBytes } from '../../../src/core/base/formatByteSize';
+import { LineSplitter, LineTooLongError } from '../../../src/core/process/LineSplitter';
 
 describe('LineSplitter', () => {
   it('joins lines split across chunks, strips CR, and keeps the rest for later', () => {
