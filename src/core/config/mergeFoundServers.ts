@@ -69,3 +69,20 @@ function withOrigins(def: McpServerDefinition, more: readonly McpConfigOrigin[])
 function sorted(map: Readonly<Record<string, string>>): [string, string][] {
   return Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/** How a server found elsewhere relates to the configured ones. */
+export type McpFoundServerStatus =
+  | { readonly kind: 'new' }
+  /** The same command or URL is configured already, under this name. */
+  | { readonly kind: 'configured'; readonly as: string }
+  /** A different server has this name. */
+  | { readonly kind: 'name-taken'; readonly by: McpServerDefinition };
+
+/** Whether importing `def` would add a server, and if not, why. */
+export function foundServerStatus(configured: readonly McpServerDefinition[], def: McpServerDefinition): McpFoundServerStatus {
+  const key = launchKey(def);
+  const same = key === undefined ? undefined : configured.find((c) => launchKey(c) === key);
+  if (same) return { kind: 'configured', as: same.name };
+  const taken = configured.find((c) => c.name === def.name);
+  return taken ? { kind: 'name-taken', by: taken } : { kind: 'new' };
+}
