@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Disposable, type McpDiscoveryOptions, type McpProvidedServers } from '../core';
+import { Disposable, isHarnessGateway, type McpDiscoveryOptions, type McpProvidedServers } from '../core';
 import { SETTINGS_SECTION } from './ConfigFiles';
 
 /** The setting that keeps other agents' servers loaded live instead of imported. */
@@ -131,7 +131,8 @@ export class ServerDiscovery extends Disposable {
   private _vscodeList(): Record<string, unknown> {
     const defs = (vscode as unknown as VscodeMcpList).lm?.mcpServerDefinitions;
     if (!Array.isArray(defs)) return {};
-    const ours = (d: McpProvidedDefinition) => [d.command ?? '', ...(d.args ?? [])].some((part) => typeof part === 'string' && part.startsWith(this._context.extensionPath));
+    const ours = (d: McpProvidedDefinition) =>
+      isHarnessGateway({ command: d.command, args: d.args ?? [] }) || [d.command ?? '', ...(d.args ?? [])].some((part) => typeof part === 'string' && part.startsWith(this._context.extensionPath));
     return Object.fromEntries(defs.filter((d) => !ours(d)).map((d) => [d.label, toEntry(d)]));
   }
 }

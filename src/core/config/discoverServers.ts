@@ -2,7 +2,7 @@ import { readFile as fsReadFile } from 'node:fs/promises';
 import { isJsonObject } from './configSchema';
 import { discoveryLocations, type McpDiscoveryLocation, type McpDiscoveryOptions } from './discoveryLocations';
 import type { JsonPathSegment } from './jsonPath';
-import { dedupeServers } from './mergeFoundServers';
+import { dedupeServers, isHarnessGateway } from './mergeFoundServers';
 import { parseInputs } from './parseInputs';
 import { readConfigDocument } from './parseMcpConfigText';
 import { childScope, type McpParseScope } from './parseScope';
@@ -26,7 +26,8 @@ export interface McpDiscoveryResult extends McpConfigLoadResult {
  * Cursor) have configured on this machine. A missing file is skipped; a file that cannot be
  * parsed, or a broken entry, is an error naming the file (and field) while the rest is still read.
  * The same command or URL found in two places comes back once, with the other place in
- * `origin.alsoIn`. Names are kept as written, so two different servers may share one.
+ * `origin.alsoIn`. Names are kept as written, so two different servers may share one. Entries
+ * that run MCP Harness's own gateway are left out.
  */
 export async function discoverServers(options: McpDiscoverOptions = {}): Promise<McpDiscoveryResult> {
   const readFile = options.readFile ?? ((file: string) => fsReadFile(file, 'utf8'));
@@ -34,7 +35,7 @@ export async function discoverServers(options: McpDiscoverOptions = {}): Promise
   const workspaceFolder = options.workspaceFolders?.at(0);
   const results = await Promise.all(locations.map((l) => readLocation(l, readFile, workspaceFolder)));
   return {
-    servers: dedupeServers(results.flatMap((r) => r.servers)),
+    servers: dedupeServers(results.flatMap((r) => r.servers).filter((d) => !isHarnessGateway(d))),
     errors: results.flatMap((r) => r.errors),
     locations,
   };

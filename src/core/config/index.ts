@@ -7,7 +7,7 @@ export { discoverServers, parseDiscoveredText } from './discoverServers';
 export type { McpDiscoverOptions, McpDiscoveryResult } from './discoverServers';
 export { discoveryLocations, DISCOVERY_AGENTS } from './discoveryLocations';
 export type { McpDiscoveryLocation, McpDiscoveryOptions } from './discoveryLocations';
-export { dedupeServers, foundServerStatus, launchKey, mergeFoundServers } from './mergeFoundServers';
+export { dedupeServers, foundServerStatus, isHarnessGateway, launchKey, mergeFoundServers } from './mergeFoundServers';
 export type { McpFoundServerStatus } from './mergeFoundServers';
 export { describeOrigin, serverEntryFor } from './describeOrigin';
 export { parseMcpConfigText } from './parseMcpConfigText';

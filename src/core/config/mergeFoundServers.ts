@@ -12,6 +12,17 @@ export function launchKey(def: McpServerDefinition): string | undefined {
 }
 
 /**
+ * Whether a definition runs MCP Harness's own gateway (`mcp-harness serve --gateway`, as "Copy
+ * Server Configuration" writes it into other agents' files): never imported back, so the harness
+ * does not serve itself.
+ */
+export function isHarnessGateway(def: Pick<McpServerDefinition, 'command' | 'args'>): boolean {
+  const args = def.args ?? [];
+  const serve = args.indexOf('serve');
+  return serve >= 0 && args.includes('--gateway') && [def.command ?? '', ...args.slice(0, serve)].some((part) => /mcp-harness/i.test(part));
+}
+
+/**
  * Folds definitions of the same server into the first one: later duplicates are dropped and their
  * origins listed in the first one's `origin.alsoIn`. Names are not compared. Pure.
  */

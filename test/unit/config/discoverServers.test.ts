@@ -187,3 +187,15 @@ describe('loadMcpConfig with discovery', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('our own gateway', () => {
+  it('is never discovered from a file it was pasted into', async () => {
+    const cli = '/home/u/.vscode/extensions/mcp-harness.mcp-harness-0.1.0/dist/cli.js';
+    tmp.write(
+      'home/.config/Claude/claude_desktop_config.json',
+      JSON.stringify({ mcpServers: { 'mcp-harness': { command: 'node', args: [cli, 'serve', '--gateway', '--workspace', '/w'] }, other: { command: 'node', args: ['serve', '--gateway'] } } }),
+    );
+    const result = await discoverServers(linux());
+    expect(result.servers.map((s) => s.name)).toEqual(['other']);
+  });
+});
