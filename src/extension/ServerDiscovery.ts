@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Disposable, isHarnessGateway, type McpDiscoveryOptions, type McpProvidedServers } from '../core';
+import { Disposable, DisposableStore, discoveryLocations, isHarnessGateway, type McpDiscoveryOptions, type McpProvidedServers } from '../core';
 import { SETTINGS_SECTION } from './ConfigFiles';
 
 /** The setting that keeps other agents' servers loaded live instead of imported. */
@@ -45,6 +45,7 @@ export class ServerDiscovery extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this._onDidChange.event;
   private readonly _providers = new Map<string, { provider: McpServerProvider; servers: Record<string, unknown> }>();
+  private readonly _watchers = this._register(new DisposableStore());
 
   constructor(
     private readonly _context: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'extensionPath'>,
@@ -53,10 +54,21 @@ export class ServerDiscovery extends Disposable {
     super();
     const list = (vscode as unknown as VscodeMcpList).lm;
     if (typeof list?.onDidChangeMcpServerDefinitions === 'function') this._register(list.onDidChangeMcpServerDefinitions(() => this._onDidChange.fire()));
-    const folder = this.profileUserFolder();
-    if (folder) {
-      const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), 'mcp.json')));
-      for (const e of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(e(() => this._onDidChange.fire()));
+    this._watchFiles();
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SETTINGS_SECTION}.${DISCOVER_SETTING}`)) this._watchFiles();
+      }),
+    );
+  }
+
+  /** Watches the files that are read live: the profile's `mcp.json`, and other agents' with the setting. */
+  private _watchFiles(): void {
+    this._watchers.clear();
+    for (const location of discoveryLocations(this.discoveryOptions())) {
+      const pattern = new vscode.RelativePattern(vscode.Uri.file(path.dirname(location.file)), path.basename(location.file));
+      const watcher = this._watchers.add(vscode.workspace.createFileSystemWatcher(pattern));
+      for (const e of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._watchers.add(e(() => this._onDidChange.fire()));
     }
   }
 
