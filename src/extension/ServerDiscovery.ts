@@ -98,7 +98,7 @@ export class ServerDiscovery extends Disposable {
   hostOptions(): { providedServers: McpProvidedServers[]; discover: McpDiscoveryOptions } {
     const provided: McpProvidedServers[] = [...this._providers].map(([id, p]) => ({ source: 'extension', label: `extension ${id}`, jsonPath: id, entries: p.servers }));
     const list = this._vscodeList();
-    if (Object.keys(list).length) provided.push({ source: 'extension', label: VSCODE_LIST_LABEL, jsonPath: 'vscode.lm.mcpServerDefinitions', entries: list });
+    if (Object.keys(list).length) provided.push({ source: 'extension', label: VSCODE_LIST_LABEL, jsonPath: 'vscode.lm.mcpServerDefinitions', entries: list, supplementary: true });
     return { providedServers: provided, discover: this.discoveryOptions() };
   }
 

@@ -2,7 +2,7 @@ import { readFile as fsReadFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { discoverServers } from './discoverServers';
 import type { McpDiscoveryOptions } from './discoveryLocations';
-import { dedupeServers, mergeFoundServers } from './mergeFoundServers';
+import { dedupeServers, launchKey, mergeFoundServers } from './mergeFoundServers';
 import { mergeServerDefinitions } from './mergeServerDefinitions';
 import { parseMcpConfigText } from './parseMcpConfigText';
 import { parseServerMap } from './parseServerMap';
@@ -36,6 +36,11 @@ export interface McpConfigLoadOptions {
 /** A server map that a provider (another extension, the editor) holds; its names are used as given. */
 export interface McpProvidedServers extends McpUserServers {
   readonly source: 'extension';
+  /**
+   * A list that repeats other places (VS Code's own list of servers holds its files' servers too):
+   * read after the discovered files, and only servers known nowhere else are taken from it.
+   */
+  readonly supplementary?: boolean;
 }
 
 interface McpPlannedFile {
@@ -90,14 +95,26 @@ export async function loadMcpConfig(options: McpConfigLoadOptions = {}): Promise
     results.push(loadUserServers(options.userServers, firstFolder));
   }
   const configured = mergeServerDefinitions(results.map((r) => r.servers));
-  const provided = (options.providedServers ?? []).map((p) => loadUserServers(p, firstFolder, p.source));
+  const providers = options.providedServers ?? [];
+  const provided = providers.filter((p) => !p.supplementary).map((p) => loadUserServers(p, firstFolder, p.source));
+  const supplementary = providers.filter((p) => p.supplementary).map((p) => loadUserServers(p, firstFolder, p.source));
   const discovered = options.discover
     ? await discoverServers({ workspaceFolders: folders, ...options.discover, readFile })
     : EMPTY;
   const found = dedupeServers([...provided.flatMap((r) => r.servers), ...discovered.servers]);
+  const servers = mergeFoundServers(configured, found);
+  const known = new Set(servers.map(launchKey));
+  const names = new Set(servers.map((s) => s.name));
+  for (const def of supplementary.flatMap((r) => r.servers)) {
+    const key = launchKey(def);
+    if (names.has(def.name) || (key !== undefined && known.has(key))) continue;
+    names.add(def.name);
+    known.add(key);
+    servers.push(def);
+  }
   return {
-    servers: mergeFoundServers(configured, found),
-    errors: [...results, ...provided, discovered].flatMap((r) => r.errors),
+    servers,
+    errors: [...results, ...provided, discovered, ...supplementary].flatMap((r) => r.errors),
   };
 }
 

@@ -188,6 +188,30 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+describe('a supplementary list (VS Code\'s own list of servers)', () => {
+  it('adds only servers known nowhere else, without folding them in as origins', async () => {
+    const ws = tmp.mkdir('ws');
+    tmp.write('ws/.vscode/mcp.json', JSON.stringify({ servers: { mem: { command: 'npx', args: ['mem'] } } }));
+    const result = await loadMcpConfig({
+      workspaceFolders: [ws],
+      discover: { ...linux(), sources: [] },
+      providedServers: [
+        {
+          source: 'extension',
+          label: 'VS Code MCP servers',
+          jsonPath: 'vscode.lm.mcpServerDefinitions',
+          supplementary: true,
+          entries: { mem: { command: 'other' }, 'mem-again': { command: 'npx', args: ['mem'] }, only: { type: 'http', url: 'https://only.example/mcp' } },
+        },
+      ],
+    });
+    expect(brief(result.servers)).toEqual([
+      { name: 'mem', source: 'vscode', line: 1, launch: 'npx', also: [] },
+      { name: 'only', source: 'extension', line: undefined, launch: 'https://only.example/mcp', also: [] },
+    ]);
+  });
+});
+
 describe('our own gateway', () => {
   it('is never discovered from a file it was pasted into', async () => {
     const cli = '/home/u/.vscode/extensions/mcp-harness.mcp-harness-0.1.0/dist/cli.js';
