@@ -55,7 +55,7 @@ let exitHookInstalled = false;
 /**
  * @typedef {object} WorkbenchUrlOptions
  * @property {string} [folder] Absolute path of the folder to open.
- * @property {string | string[]} [extensionDevelopmentPath] Absolute path of an extension (or several) to load from source.
+ * @property {string} [extensionDevelopmentPath] Absolute path of an extension to load from source.
  * @property {string} [extensionTestsPath] Absolute path of a module exporting `run()`, run in the extension host.
  * @property {Record<string, string>} [extensionEnvironment] Environment variables for the extension host.
  */
@@ -160,7 +160,7 @@ export function workbenchUrl(baseUrl, { folder, extensionDevelopmentPath, extens
   const base = new URL(baseUrl);
   const remote = (path) => `vscode-remote://${base.host}${resolve(path)}`;
   const payload = [];
-  for (const path of [extensionDevelopmentPath ?? []].flat()) payload.push(['extensionDevelopmentPath', remote(path)]);
+  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
   if (extensionEnvironment) payload.push(['extensionEnvironment', JSON.stringify(extensionEnvironment)]);
   const query = [];

@@ -1,17 +1,20 @@
 // Servers configured elsewhere: one in the profile's own user mcp.json (VS Code's "MCP: Open User
-// Configuration") shows in our tree with its origin; a second extension (test/fixtures/provider-extension)
-// registers one through our exported API and it comes and goes with that registration; "MCP: Import
+// Configuration") shows in our tree with its origin; a second extension (test/fixtures/provider-extension,
+// packaged and installed beside ours) registers one through our exported API and it comes and goes with that registration; "MCP: Import
 // Servers..." lists a server from Claude Desktop's file in HOME with its file and line and writes it
 // into the user setting, where it runs.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openViewContainer, runCommand, serverTreeRow, waitForHoverText, waitForText, waitForWorkbench } from './lib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
   const fixture = join(ctx.extensionPath, 'test/fixtures/servers/fixture.mjs');
-  const server = await ctx.startCodeServer({});
+  const providerVsix = await packageProvider(ctx);
+  const server = await ctx.startCodeServer({ vsix: [providerVsix], env: { PROVIDER_FIXTURE_SERVER: fixture } });
   const home = join(server.root, 'home');
   // Written before the window opens, as a user who set these up long ago would have.
   const profileFile = join(server.userDataDir, 'User', 'mcp.json');
@@ -21,8 +24,7 @@ export async function run(ctx) {
   writeFileSync(desktopFile, JSON.stringify({ mcpServers: { desk: { command: 'node', args: [fixture, '--name=desk'] } } }, null, 2));
   const folder = join(dirname(ctx.workspace), 'discover-workspace');
   mkdirSync(folder, { recursive: true });
-  const provider = join(ctx.extensionPath, 'test/fixtures/provider-extension');
-  await page.goto(server.workbenchUrl({ folder, extensionDevelopmentPath: [ctx.extensionPath, provider] }));
+  await page.goto(server.workbenchUrl({ folder, extensionDevelopmentPath: ctx.extensionPath }));
   await waitForWorkbench(page);
   await openViewContainer(page, 'MCP Servers', { timeout: 90_000 });
 
@@ -60,6 +62,16 @@ export async function run(ctx) {
   assert.deepEqual(settings['mcpHarness.servers'], { desk: { command: 'node', args: [fixture, '--name=desk'] } });
   await waitForText(serverTreeRow(page, 'desk').locator('.label-description'), /^14 tools$/, { timeout: 60_000 });
   await page.screenshot({ path: join(ctx.resultsDir, 'ui-discover-imported.png') });
+}
+
+/** The provider fixture as a .vsix (vsce, as the extension itself is packaged). */
+async function packageProvider(ctx) {
+  const out = join(mkdtempSync(join(tmpdir(), 'mcp-harness-provider-')), 'provider-fixture.vsix');
+  const vsce = join(ctx.extensionPath, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const args = [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out];
+  const result = spawnSync(process.execPath, args, { cwd: join(ctx.extensionPath, 'test/fixtures/provider-extension'), encoding: 'utf8', input: '', timeout: 120_000 });
+  if (result.status !== 0) throw new Error(`packaging the provider fixture failed:\n${result.stdout}\n${result.stderr}`);
+  return out;
 }
 
 function quickPickRow(page, label) {
