@@ -23,7 +23,7 @@ export async function runDiscover(options: CliOptions): Promise<number> {
       launch: describeLaunch(def),
       origin: def.origin,
       origins: [def.origin, ...(def.origin.alsoIn ?? [])].map((o) => ({ source: o.source, file: o.file, line: o.line ?? null })),
-      status: status.kind,
+      status: def.problem ? 'broken' : status.kind,
       ...(status.kind === 'configured' ? { configuredAs: status.as } : {}),
       problem: def.problem ?? null,
     }));
@@ -36,8 +36,8 @@ export async function runDiscover(options: CliOptions): Promise<number> {
     const rows = servers.map(({ def, status }) => [
       def.name,
       [def.origin, ...(def.origin.alsoIn ?? [])].map((o) => describeOrigin(o, home)).join(', '),
-      oneLine(def.problem ? `(broken) ${def.problem}` : describeLaunch(def), 80),
-      statusText(status),
+      def.problem ? '(broken: see the config errors)' : oneLine(describeLaunch(def), 80),
+      def.problem ? 'broken, not imported' : statusText(status),
     ]);
     process.stdout.write(renderTable(['NAME', 'FROM', 'COMMAND/URL', 'STATUS'], rows) + '\n');
   }
