@@ -52,6 +52,7 @@ describe('discovering servers other agents configured', () => {
     expect(stdout).toMatch(/^desk\s+Claude Desktop ~\/\.config\/Claude\/claude_desktop_config\.json:3\s+\S*node\S* \S*fixture\.mjs\s+would be imported$/m);
     expect(stdout).toMatch(/^sameAsMine\s+Claude Desktop \S+:\d+\s+.*configured already as mine$/m);
     expect(stdout).toMatch(/^remote\s+Cursor ~\/\.cursor\/mcp\.json:4\s+http:\/\/127\.0\.0\.1:9\/mcp\s+would be imported$/m);
+    expect(stdout).toMatch(/^broken\s+Cursor ~\/\.cursor\/mcp\.json:5\s+\(broken: see the config errors\)\s+broken, not imported$/m);
     expect(stderr).toContain(`${path.join(home, '.cursor', 'mcp.json')}:5:5: mcpServers.broken: needs "command" (stdio) or "url" (http/sse)`);
     expect(await waitForNoProcesses(tag.alive)).toEqual([]);
   });
