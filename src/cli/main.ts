@@ -6,6 +6,7 @@ import { CliInputResolver } from './CliInputResolver';
 import { CliAuthHost, defaultTokenFile, FileSecretStore, MemorySecretStore, openInBrowser, TOKEN_STORE_ENV } from './CliAuthHost';
 import { cliHookOptions, defaultUserHooksFile } from './cliHooks';
 import { runCall, runHooks, runList, runLogin, runLogout, runTools } from './commands';
+import { runDiscover } from './discover';
 import { runDoctor } from './doctor';
 import { runPrompt, runPrompts, runRead, runResources } from './serverItems';
 import { runServe } from './serve';
@@ -14,6 +15,8 @@ const USAGE = `mcp-harness ${HARNESS_VERSION}: connect to MCP servers and call t
 
 Usage:
   mcp-harness list   [options]             servers: transport, state, tool count, error
+  mcp-harness list --discover [options]    servers other agents configured (VS Code, Claude Code, Claude
+                                           Desktop, Cursor): name, file:line, command or URL; starts nothing
   mcp-harness tools  [options]             every tool, by the name to call it with
   mcp-harness call   TOOL ['{"json":"args"}'] [--timeout MS] [options]
   mcp-harness resources [options]          every server's resources and resource templates
@@ -62,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
       trace: { type: 'boolean', default: false },
       hooks: { type: 'string', multiple: true },
       'claude-hooks': { type: 'boolean', default: false },
+      discover: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
     },
@@ -69,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.help) return print(USAGE);
   if (values.version) return print(HARNESS_VERSION);
   const [command, ...rest] = positionals;
+  if (values.discover && command !== 'list') throw new UsageError('--discover goes with list only');
   if (!command) throw new UsageError('missing command (list, tools, call, resources, read, prompts, prompt, hooks, doctor or serve)');
   const options: CliOptions = {
     workspace: path.resolve(values.workspace ?? process.cwd()),
@@ -82,6 +87,10 @@ async function main(argv: string[]): Promise<number> {
   };
   switch (command) {
     case 'list':
+      if (values.discover) {
+        if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+        return runDiscover(options);
+      }
       return withHarness(options, (h) => runList(h, options), rest);
     case 'tools':
       return withHarness(options, (h) => runTools(h, options), rest);

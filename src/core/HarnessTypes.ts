@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { IMcpAuthHost } from './auth/types';
-import type { HookDefinition, HookUserEntries, IMcpInputResolver, McpConfigError, McpServerDefinition, McpUserServers } from './config';
+import type { HookDefinition, HookUserEntries, IMcpInputResolver, McpConfigError, McpDiscoveryOptions, McpProvidedServers, McpServerDefinition, McpUserServers } from './config';
 import type { CallProgress, ToolCallOptions } from './calls/types';
 import type { IMcpClock } from './mcp/McpConnection';
 import type { IMcpClientHandlers } from './mcp/McpClientHandlers';
@@ -17,8 +17,17 @@ export interface HarnessOptions {
   readonly workspaceFolders?: readonly string[];
   /** Further config files, highest precedence first. */
   readonly configFiles?: readonly string[];
-  /** Entries the host holds itself (e.g. editor settings); lowest precedence. */
+  /** Entries the host holds itself (e.g. editor settings); after the files. */
   readonly userServers?: McpUserServers;
+  /** Servers that providers (other extensions) give, by their namespaced names; after the user's. */
+  readonly providedServers?: readonly McpProvidedServers[];
+  /**
+   * Also load the servers other agents configured (VS Code's user `mcp.json`, Claude Code's
+   * `~/.claude.json`, Claude Desktop, Cursor), last. `true` reads this machine's defaults. They
+   * pass `checkStart` like every other server: a host that asks before starting a workspace's
+   * servers asks for these too.
+   */
+  readonly discover?: boolean | McpDiscoveryOptions;
   /** Environment for variables and servers (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Give stdio servers the whole environment instead of the safe subset. */

@@ -197,7 +197,7 @@ export class McpHarness {
    * Resolves when the servers it started run or have failed, unless `wait` is false.
    */
   async applyConfig(
-    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'toolTimeoutMs' | 'maxOutputChars' | 'inheritEnv' | 'hooks'> = {},
+    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'providedServers' | 'discover' | 'toolTimeoutMs' | 'maxOutputChars' | 'inheritEnv' | 'hooks'> = {},
     options: { restartFailed?: boolean; wait?: boolean } = {},
   ): Promise<HarnessApplyResult> {
     this._options = { ...this._options, ...update };
@@ -205,7 +205,13 @@ export class McpHarness {
     const applied = this._applying.then(async () => {
       const hookOptions = this._options.hooks ?? {};
       const [{ servers, errors: serverErrors }, hooks] = await Promise.all([
-        loadMcpConfig({ workspaceFolders: this._folders(), configFiles: this._options.configFiles, userServers: this._options.userServers }),
+        loadMcpConfig({
+          workspaceFolders: this._folders(),
+          configFiles: this._options.configFiles,
+          userServers: this._options.userServers,
+          providedServers: this._options.providedServers,
+          discover: this._discoveryOptions(),
+        }),
         loadHooksConfig({ workspaceFolders: this._folders(), ...hookOptions }),
       ]);
       const errors = [...serverErrors, ...hooks.errors];
@@ -344,6 +350,12 @@ export class McpHarness {
       this._subscriptions.forgetServer(name);
     }
     for (const name of names) this._syncServer(name);
+  }
+
+  private _discoveryOptions() {
+    const discover = this._options.discover;
+    if (!discover) return undefined;
+    return { env: this._options.env, ...(discover === true ? {} : discover) };
   }
 
   private _folders(): readonly string[] {

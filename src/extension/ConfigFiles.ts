@@ -72,8 +72,16 @@ export async function writeServerEntry(target: ConfigTarget, name: string, entry
   await editFile(target.uri, (text) => setServerInConfigText(text, target.source, name, entry));
 }
 
-/** Removes a server's entry from where it is defined. */
+/** Origins that are not ours to edit: other agents' files and servers that providers give. */
+export function isFoundElsewhere(source: McpConfigSource): boolean {
+  return !['explicit', 'vscode', 'claude', 'harness', 'user'].includes(source);
+}
+
+/** Removes a server's entry from where it is defined (never from another agent's file or a provider). */
 export async function removeServerEntry(def: McpServerDefinition): Promise<void> {
+  if (isFoundElsewhere(def.origin.source)) {
+    throw new Error(`"${def.name}" comes from ${def.origin.file}, which MCP Harness does not edit: remove it there`);
+  }
   if (def.origin.source === 'user') {
     const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
     const current = { ...(config.inspect<Record<string, unknown>>(SETTINGS_KEY)?.globalValue ?? {}) };
@@ -88,6 +96,10 @@ export async function removeServerEntry(def: McpServerDefinition): Promise<void>
 export async function revealDefinition(def: McpServerDefinition): Promise<void> {
   if (def.origin.source === 'user') {
     await vscode.commands.executeCommand('workbench.action.openSettings', USER_SERVERS_PATH);
+    return;
+  }
+  if (!path.isAbsolute(def.origin.file)) {
+    void vscode.window.showInformationMessage(`MCP: "${def.name}" is provided by ${def.origin.file}; it has no file to open.`);
     return;
   }
   await revealLocation(def.origin.file, def.origin.line, def.origin.column);

@@ -7,6 +7,8 @@ import { readUserServers, SETTINGS_SECTION, type IgnoredUserServers } from './Co
 import { ConfigWatcher } from './ConfigWatcher';
 import { HookFeature, readHookSettings } from './HookFeature';
 import { ServerApprovals } from './ServerApprovals';
+import { ServerDiscovery, type McpServerProvider } from './ServerDiscovery';
+import { importServersCommand } from './ImportServers';
 import { copyServerConfigurationCommand, GatewayDefinitionProvider } from './ServeIntegration';
 import { ServerLogs } from './ServerLogs';
 import { ServerTreeProvider, type ServerTreeNode } from './ServerTreeProvider';
@@ -24,6 +26,12 @@ export interface McpHarnessApi {
   readonly onDidChangeEnabledTools: vscode.Event<void>;
   /** The status bar text, e.g. `$(plug) MCP 3/4 · 27 tools`. */
   statusText(): string;
+  /**
+   * Adds the servers a provider gives (VS Code's `McpServerDefinitionProvider` shape: stdio
+   * definitions with `command`, HTTP ones with `uri`), shown as `<id>:<label>`. They start after
+   * the same approval as a workspace's servers; disposing the result removes them.
+   */
+  registerServerProvider(id: string, provider: McpServerProvider): vscode.Disposable;
 }
 
 /**
@@ -37,6 +45,7 @@ export class McpHarnessExtension extends Disposable {
   private readonly _status: StatusBarController;
   private readonly _chat: ChatFeature;
   private readonly _hookApprovals: HookApprovals;
+  private readonly _discovery: ServerDiscovery;
   private _serverCount: number | undefined;
   /** The last ignored-settings report, so that an unchanged one is not shown again at every reload. */
   private _ignoredReport = '';
@@ -51,6 +60,7 @@ export class McpHarnessExtension extends Disposable {
     this._enablement = this._register(new ToolEnablement(context.workspaceState));
     const authHost = this._register(new VscodeAuthHost(context));
     this._hookApprovals = HookFeature.createApprovals(context.workspaceState);
+    this._discovery = this._register(new ServerDiscovery(context, (m) => this._log.warn(m)));
     this.harness = new McpHarness({
       ...this._readHostConfig(),
       authHost,
@@ -77,6 +87,9 @@ export class McpHarnessExtension extends Disposable {
     this._register(vscode.commands.registerCommand('mcpHarness.copyServerConfiguration', () => copyServerConfigurationCommand(context.extensionPath)));
     this._register(new GatewayDefinitionProvider(context.extensionPath, SETTINGS_SECTION, HARNESS_VERSION));
     this._register(new ConfigWatcher(() => void this.reload({ restartFailed: false }).catch((err) => this._log.error(`applying the configuration failed: ${err}`))));
+    const reload = () => void this.reload({ restartFailed: false }).catch((err) => this._log.error(`applying the configuration failed: ${err}`));
+    this._register(this._discovery.onDidChange(reload));
+    this._register(vscode.commands.registerCommand('mcpHarness.importServers', () => importServersCommand(this.harness, this._discovery, () => this.reload({ restartFailed: false }))));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this._startAll(this._blocked())));
   }
 
@@ -111,6 +124,7 @@ export class McpHarnessExtension extends Disposable {
         return vscode.Disposable.from(a, b);
       },
       statusText: () => this._status.text,
+      registerServerProvider: (id, provider) => this._discovery.registerProvider(id, provider),
     };
   }
 
@@ -139,7 +153,7 @@ export class McpHarnessExtension extends Disposable {
     const { userServers, ignored } = readUserServers();
     const hooks = readHookSettings(this._hookApprovals);
     this._reportIgnored(ignored, hooks.ignored);
-    return { ...readHostConfig(userServers), hooks: hooks.options };
+    return { ...readHostConfig(userServers), ...this._discovery.hostOptions(), hooks: hooks.options };
   }
 
   private _reportIgnored(ignored: readonly IgnoredUserServers[], hookSettings: readonly string[]): void {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { definitionFingerprint, describeLaunch, type McpServerDefinition } from '../core';
+import { definitionFingerprint, describeLaunch, DISCOVERY_AGENTS, type McpDiscoverySource, type McpServerDefinition } from '../core';
 
 const KEY = 'mcpHarness.approvedServers';
 const PROMPT_DELAY_MS = 100;
@@ -62,11 +62,10 @@ export class ServerApprovals implements vscode.Disposable {
   private async _prompt(): Promise<void> {
     const byFile = new Map<string, McpServerDefinition[]>();
     for (const def of this._pending.values()) byFile.set(def.origin.file, [...(byFile.get(def.origin.file) ?? []), def]);
-    await Promise.all([...byFile].map(([file, defs]) => this._ask(file, defs)));
+    await Promise.all([...byFile].map(([file, defs]) => this._ask(fileLabel(file, defs[0]), defs)));
   }
 
-  private async _ask(file: string, defs: McpServerDefinition[]): Promise<void> {
-    const label = relativeLabel(file);
+  private async _ask(label: string, defs: McpServerDefinition[]): Promise<void> {
     const count = defs.length === 1 ? '1 MCP server' : `${defs.length} MCP servers`;
     const names = defs.map((d) => d.name).join(', ');
     let answer = await vscode.window.showWarningMessage(`Start ${count} from ${label}? ${names}`, 'Start', 'Show Commands', 'Not Now');
@@ -83,6 +82,12 @@ export class ServerApprovals implements vscode.Disposable {
 
 function approvalKey(def: McpServerDefinition): string {
   return `${def.name}\u0000${definitionFingerprint(def)}`;
+}
+
+/** `.mcp.json` for a workspace's file; `Claude Desktop's claude_desktop_config.json` for another agent's. */
+function fileLabel(file: string, def: McpServerDefinition): string {
+  const agent = DISCOVERY_AGENTS[def.origin.source as McpDiscoverySource];
+  return agent ? `${agent}'s ${path.basename(file)}` : relativeLabel(file);
 }
 
 function relativeLabel(file: string): string {

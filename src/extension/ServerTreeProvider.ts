@@ -3,7 +3,7 @@ import { describeReconnect, Disposable, HOOK_AWAITING_APPROVAL, type HookSnapsho
 import { describeHook } from './HookFeature';
 import { mcpToolCandidateName } from '../core/tools/McpToolNaming';
 import { scanTool } from '../core/permissions';
-import { serverTooltip, stateIcon, toolTooltip } from './serverPresentation';
+import { foundOriginLabel, serverTooltip, stateIcon, toolTooltip } from './serverPresentation';
 import type { ToolEnablement } from './ToolEnablement';
 
 type Tool = McpServerSnapshot['tools'][number];
@@ -147,7 +147,8 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     const item = new vscode.TreeItem(s.name, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${s.name}`;
     item.iconPath = stateIcon(s.state);
-    item.description = serverDescription(s, this._enablement);
+    const origin = foundOriginLabel(s.definition.origin);
+    item.description = origin ? `${serverDescription(s, this._enablement)} · ${origin}` : serverDescription(s, this._enablement);
     item.contextValue = `server.${s.state.kind}`;
     return item;
   }

@@ -1,3 +1,5 @@
+// Every "MCP: ..." command of the server view, over a few shared pickers (server, folder, target);
+// each handler is short, so they stay together rather than one file per command.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatConfigError, splitCommandLine, type HarnessApplyResult, type McpHarness, type McpServerSnapshot } from '../core';
@@ -182,7 +184,8 @@ async function askUrl(type: 'http' | 'sse'): Promise<Record<string, unknown> | u
   return url ? { type, url } : undefined;
 }
 
-async function pickTarget(): Promise<ConfigTarget | undefined> {
+/** Asks where to write server entries: a workspace file of one folder, or the user setting. */
+export async function pickTarget(title = 'Add MCP Server (4/4): where to save it'): Promise<ConfigTarget | undefined> {
   const folder = await pickFolder();
   const items: (vscode.QuickPickItem & { target: ConfigTarget })[] = [];
   if (folder) {
@@ -191,7 +194,7 @@ async function pickTarget(): Promise<ConfigTarget | undefined> {
     }
   }
   items.push({ label: 'User settings', description: 'mcpHarness.servers, for every workspace', target: { kind: 'settings', label: 'User settings' } });
-  return (await vscode.window.showQuickPick(items, { title: 'Add MCP Server (4/4): where to save it', ignoreFocusOut: true }))?.target;
+  return (await vscode.window.showQuickPick(items, { title, ignoreFocusOut: true }))?.target;
 }
 
 async function pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeLaunch, describeReconnect, redactEnv, redactHeaders, type McpConnectionState, type McpServerSnapshot } from '../core';
+import * as os from 'node:os';
+import { describeLaunch, describeOrigin, describeReconnect, redactEnv, redactHeaders, type McpConfigOrigin, type McpConnectionState, type McpServerSnapshot } from '../core';
 
 type Tool = McpServerSnapshot['tools'][number];
 
@@ -41,7 +42,8 @@ export function serverTooltip(s: McpServerSnapshot, now = Date.now()): vscode.Ma
   if (Object.keys(env).length) rows.push(['Env', code(Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' '))]);
   const headers = redactHeaders(def.headers);
   if (Object.keys(headers).length) rows.push(['Headers', code(Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join(', '))]);
-  rows.push(['Defined in', `${escapeMarkdown(originLabel(def.origin.file))} \`${def.origin.jsonPath}\`${def.origin.line ? ` (line ${def.origin.line})` : ''}`]);
+  rows.push(['Defined in', originMarkdown(def.origin)]);
+  for (const other of def.origin.alsoIn ?? []) rows.push(['Also in', originMarkdown(other)]);
   if (s.serverInfo) rows.push(['Server', escapeMarkdown(`${s.serverInfo.name} ${s.serverInfo.version}`)]);
   if (s.protocolVersion) rows.push(['Protocol', protocolLabel(s.protocolVersion)]);
   if (s.startedAt && s.state.kind === 'running') rows.push(['Up for', formatDuration(now - s.startedAt)]);
@@ -84,6 +86,33 @@ export function stateLabel(state: McpConnectionState): string {
       return 'error';
     default:
       return state.kind;
+  }
+}
+
+function originMarkdown(origin: McpConfigOrigin): string {
+  const agent = describeOrigin({ ...origin, file: '', line: undefined }).trim();
+  const where = `${escapeMarkdown(originLabel(origin.file))} \`${origin.jsonPath}\`${origin.line ? ` (line ${origin.line})` : ''}`;
+  return agent ? `${escapeMarkdown(agent)}: ${where}` : where;
+}
+
+/**
+ * Where a server found outside our own files comes from, short, for its tree row:
+ * `Claude Desktop`, `extension acme.tools`, `VS Code MCP servers`; with `+1` for each other origin.
+ * Undefined for servers of the workspace's files and the user's setting, whose tooltip says it.
+ */
+export function foundOriginLabel(origin: McpConfigOrigin): string | undefined {
+  const others = origin.alsoIn?.length ? ` +${origin.alsoIn.length}` : '';
+  switch (origin.source) {
+    case 'explicit':
+    case 'vscode':
+    case 'claude':
+    case 'harness':
+    case 'user':
+      return others ? `also in ${origin.alsoIn!.map((o) => describeOrigin({ ...o, file: '', line: undefined }).trim() || originLabel(o.file)).join(', ')}` : undefined;
+    case 'extension':
+      return `${origin.file}${others}`;
+    default:
+      return `${describeOrigin(origin, os.homedir())}${others}`;
   }
 }
 

@@ -4,7 +4,7 @@ import type { McpConfigSource } from './types';
 
 /** The key that holds the server map in each file format. */
 export function serversKeyFor(source: McpConfigSource): 'mcpServers' | 'servers' {
-  return source === 'claude' ? 'mcpServers' : 'servers';
+  return source === 'claude' || source === 'claude-code' || source === 'claude-desktop' || source === 'cursor' ? 'mcpServers' : 'servers';
 }
 
 /**

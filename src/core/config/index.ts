@@ -2,7 +2,14 @@
 export type * from './types';
 export type { IMcpInputResolver, McpLaunchResolution, McpResolvedLaunch, McpVariableContext } from './launchTypes';
 export { loadMcpConfig } from './loadMcpConfig';
-export type { McpConfigLoadOptions, McpUserServers } from './loadMcpConfig';
+export type { McpConfigLoadOptions, McpProvidedServers, McpUserServers } from './loadMcpConfig';
+export { discoverServers, parseDiscoveredText } from './discoverServers';
+export type { McpDiscoverOptions, McpDiscoveryResult } from './discoverServers';
+export { discoveryLocations, DISCOVERY_AGENTS } from './discoveryLocations';
+export type { McpDiscoveryLocation, McpDiscoveryOptions } from './discoveryLocations';
+export { dedupeServers, foundServerStatus, isHarnessGateway, launchKey, mergeFoundServers } from './mergeFoundServers';
+export type { McpFoundServerStatus } from './mergeFoundServers';
+export { describeOrigin, serverEntryFor } from './describeOrigin';
 export { parseMcpConfigText } from './parseMcpConfigText';
 export { mergeServerDefinitions } from './mergeServerDefinitions';
 export { formatConfigError } from './formatConfigError';

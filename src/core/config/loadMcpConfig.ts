@@ -1,5 +1,8 @@
 import { readFile as fsReadFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { discoverServers } from './discoverServers';
+import type { McpDiscoveryOptions } from './discoveryLocations';
+import { dedupeServers, launchKey, mergeFoundServers } from './mergeFoundServers';
 import { mergeServerDefinitions } from './mergeServerDefinitions';
 import { parseMcpConfigText } from './parseMcpConfigText';
 import { parseServerMap } from './parseServerMap';
@@ -22,8 +25,22 @@ export interface McpConfigLoadOptions {
   /** Files named explicitly (e.g. `--config`); relative paths resolve against the process cwd. */
   readonly configFiles?: readonly string[];
   readonly userServers?: McpUserServers;
+  /** Servers that extensions (or the editor itself) provide, as server maps. */
+  readonly providedServers?: readonly McpProvidedServers[];
+  /** Also read other agents' files (see `discoverServers`); their servers come last. */
+  readonly discover?: McpDiscoveryOptions;
   /** Reads a file as text; defaults to node:fs/promises (utf8). */
   readonly readFile?: (path: string) => Promise<string>;
+}
+
+/** A server map that a provider (another extension, the editor) holds; its names are used as given. */
+export interface McpProvidedServers extends McpUserServers {
+  readonly source: 'extension';
+  /**
+   * A list that repeats other places (VS Code's own list of servers holds its files' servers too):
+   * read after the discovered files, and only servers known nowhere else are taken from it.
+   */
+  readonly supplementary?: boolean;
 }
 
 interface McpPlannedFile {
@@ -48,8 +65,10 @@ const EMPTY: McpConfigLoadResult = { servers: [], errors: [] };
  *
  * Precedence on a name clash (first wins): explicit files in the order given; then for each
  * workspace folder in order `.vscode/mcp.json`, `.mcp.json`, `.harness/mcp.json`; user entries
- * last. Missing workspace files are skipped silently. Never throws for content problems: they are
- * returned in `errors`, and entries that are unusable come back with `problem` set.
+ * next; then servers that providers give, and last those discovered in other agents' files, which
+ * are left out when their name is taken and folded into a configured server with the same command
+ * or URL (as another origin of it). Missing workspace files are skipped silently. Never throws
+ * for content problems: they are returned in `errors`, and unusable entries come with `problem` set.
  */
 export async function loadMcpConfig(options: McpConfigLoadOptions = {}): Promise<McpConfigLoadResult> {
   const readFile = options.readFile ?? ((file: string) => fsReadFile(file, 'utf8'));
@@ -75,9 +94,27 @@ export async function loadMcpConfig(options: McpConfigLoadOptions = {}): Promise
   if (options.userServers) {
     results.push(loadUserServers(options.userServers, firstFolder));
   }
+  const configured = mergeServerDefinitions(results.map((r) => r.servers));
+  const providers = options.providedServers ?? [];
+  const provided = providers.filter((p) => !p.supplementary).map((p) => loadUserServers(p, firstFolder, p.source));
+  const supplementary = providers.filter((p) => p.supplementary).map((p) => loadUserServers(p, firstFolder, p.source));
+  const discovered = options.discover
+    ? await discoverServers({ workspaceFolders: folders, ...options.discover, readFile })
+    : EMPTY;
+  const found = dedupeServers([...provided.flatMap((r) => r.servers), ...discovered.servers]);
+  const servers = mergeFoundServers(configured, found);
+  const known = new Set(servers.map(launchKey));
+  const names = new Set(servers.map((s) => s.name));
+  for (const def of supplementary.flatMap((r) => r.servers)) {
+    const key = launchKey(def);
+    if (names.has(def.name) || (key !== undefined && known.has(key))) continue;
+    names.add(def.name);
+    known.add(key);
+    servers.push(def);
+  }
   return {
-    servers: mergeServerDefinitions(results.map((r) => r.servers)),
-    errors: results.flatMap((r) => r.errors),
+    servers,
+    errors: [...results, ...provided, discovered, ...supplementary].flatMap((r) => r.errors),
   };
 }
 
@@ -100,10 +137,10 @@ async function loadFile(
   return parseMcpConfigText(text, planned.file, planned.source, planned.workspaceFolder);
 }
 
-function loadUserServers(user: McpUserServers, workspaceFolder: string | undefined): McpConfigLoadResult {
+function loadUserServers(user: McpUserServers, workspaceFolder: string | undefined, source: 'user' | 'extension' = 'user'): McpConfigLoadResult {
   return parseServerMap(user.entries, {
     file: user.label,
-    source: 'user',
+    source,
     workspaceFolder,
     path: user.jsonPath,
     // Stryker disable next-line ArrayDeclaration: host entries have no text to locate segments in

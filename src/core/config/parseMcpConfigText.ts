@@ -9,6 +9,45 @@ import type { McpConfigLoadResult, McpConfigSource } from './types';
 
 const EMPTY: McpConfigLoadResult = { servers: [], errors: [] };
 
+/** A config file's text as a JSON object, or what to return instead (a syntax error, or nothing). */
+export type McpConfigDocument =
+  | { readonly ok: true; readonly document: Record<string, unknown>; readonly locator: JsonLocator }
+  | { readonly ok: false; readonly result: McpConfigLoadResult };
+
+/**
+ * Parses a config file's text into its top-level object. A syntax error is reported with its
+ * 1-based line and column; an empty (or comments-only) file is no error and no document.
+ */
+export function readConfigDocument(text: string, file: string): McpConfigDocument {
+  if (text.charCodeAt(0) === 0xfeff) {
+    text = text.slice(1); // Editors do not count a byte order mark as a column.
+  }
+  // Checked before parsing: the parser and the walks over its tree recurse once per level.
+  const tooDeep = findExcessNesting(text);
+  if (tooDeep !== undefined) {
+    const message = `nested deeper than ${MAX_CONFIG_NESTING} levels of objects and arrays`;
+    return { ok: false, result: { servers: [], errors: [{ file, ...new JsonLocator(text, undefined).positionAt(tooDeep), message }] } };
+  }
+  const syntaxErrors: ParseError[] = [];
+  const root = parseTree(text, syntaxErrors, { allowTrailingComma: true, disallowComments: false });
+  const locator = new JsonLocator(text, root);
+  if (syntaxErrors.length > 0) {
+    if (stripComments(text).trim() === '') {
+      return { ok: false, result: EMPTY }; // An empty (or comments-only) file configures nothing.
+    }
+    // Later syntax errors are usually knock-on effects of the first.
+    const first = syntaxErrors[0];
+    const message = `syntax error: ${printParseErrorCode(first.error)}`;
+    return { ok: false, result: { servers: [], errors: [{ file, ...locator.positionAt(first.offset), message }] } };
+  }
+  const document: unknown = root ? getNodeValue(root) : undefined;
+  if (!isJsonObject(document)) {
+    const message = `expected object at top level, got ${kindOf(document)}`;
+    return { ok: false, result: { servers: [], errors: [{ file, ...locator.positionAt(root?.offset ?? 0), message }] } };
+  }
+  return { ok: true, document, locator };
+}
+
 /**
  * Parses the text of one config file. Comments and trailing commas are accepted everywhere; a
  * real syntax error is reported with its 1-based line and column and the file contributes no
@@ -26,32 +65,11 @@ export function parseMcpConfigText(
   source: McpConfigSource,
   workspaceFolder?: string,
 ): McpConfigLoadResult {
-  if (text.charCodeAt(0) === 0xfeff) {
-    text = text.slice(1); // Editors do not count a byte order mark as a column.
+  const read = readConfigDocument(text, file);
+  if (!read.ok) {
+    return read.result;
   }
-  // Checked before parsing: the parser and the walks over its tree recurse once per level.
-  const tooDeep = findExcessNesting(text);
-  if (tooDeep !== undefined) {
-    const message = `nested deeper than ${MAX_CONFIG_NESTING} levels of objects and arrays`;
-    return { servers: [], errors: [{ file, ...new JsonLocator(text, undefined).positionAt(tooDeep), message }] };
-  }
-  const syntaxErrors: ParseError[] = [];
-  const root = parseTree(text, syntaxErrors, { allowTrailingComma: true, disallowComments: false });
-  const locator = new JsonLocator(text, root);
-  if (syntaxErrors.length > 0) {
-    if (stripComments(text).trim() === '') {
-      return EMPTY; // An empty (or comments-only) file configures nothing.
-    }
-    // Later syntax errors are usually knock-on effects of the first.
-    const first = syntaxErrors[0];
-    const message = `syntax error: ${printParseErrorCode(first.error)}`;
-    return { servers: [], errors: [{ file, ...locator.positionAt(first.offset), message }] };
-  }
-  const document: unknown = root ? getNodeValue(root) : undefined;
-  if (!isJsonObject(document)) {
-    const message = `expected object at top level, got ${kindOf(document)}`;
-    return { servers: [], errors: [{ file, ...locator.positionAt(root?.offset ?? 0), message }] };
-  }
+  const { document, locator } = read;
   const key = serversKey(source, document);
   if (key === undefined) {
     return source === 'explicit'
@@ -71,12 +89,17 @@ export function parseMcpConfigText(
 function serversKey(source: McpConfigSource, document: Record<string, unknown>): string | undefined {
   switch (source) {
     case 'claude':
+    case 'claude-code':
+    case 'claude-desktop':
+    case 'cursor':
       return document.mcpServers !== undefined ? 'mcpServers' : undefined;
     case 'vscode':
     case 'harness':
+    case 'vscode-user':
       return document.servers !== undefined ? 'servers' : undefined;
     case 'explicit':
     case 'user':
+    case 'extension':
       return ['mcpServers', 'servers'].find((key) => document[key] !== undefined);
   }
 }

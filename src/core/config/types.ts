@@ -1,8 +1,22 @@
 /** Transports a server entry can ask for. */
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 
-/** Where a server entry came from, in precedence order (first wins a name clash). */
-export type McpConfigSource = 'explicit' | 'vscode' | 'claude' | 'harness' | 'user';
+/**
+ * Where a server entry came from, in precedence order (first wins a name clash). The first five
+ * are read always; the rest are found elsewhere (see `discoverServers`): other agents' files,
+ * VS Code's user-level `mcp.json`, and servers that extensions provide.
+ */
+export type McpConfigSource =
+  | 'explicit'
+  | 'vscode'
+  | 'claude'
+  | 'harness'
+  | 'user'
+  | McpDiscoverySource
+  | 'extension';
+
+/** Other agents' (and the editor's) own config files that servers can be discovered in. */
+export type McpDiscoverySource = 'vscode-user' | 'claude-code' | 'claude-desktop' | 'cursor';
 
 /** The file and JSON path of one entry, so a user can be sent to it. */
 export interface McpConfigOrigin {
@@ -14,6 +28,8 @@ export interface McpConfigOrigin {
   /** 1-based line and column of the entry's key, when known. */
   readonly line?: number;
   readonly column?: number;
+  /** Other places that define the same command or URL; the server is shown once, with all of them. */
+  readonly alsoIn?: readonly McpConfigOrigin[];
 }
 
 /** A VS Code style `inputs` entry that `${input:id}` refers to. */

@@ -36,6 +36,7 @@ suite('Trusted workspace: MCP Harness', function () {
     for (const id of [
       'mcpHarness.reload', 'mcpHarness.addServer', 'mcpHarness.removeServer', 'mcpHarness.startServer', 'mcpHarness.stopServer',
       'mcpHarness.restartServer', 'mcpHarness.showServerLog', 'mcpHarness.openConfiguration', 'mcpHarness.showTools', 'mcpHarness.clearInputs',
+      'mcpHarness.importServers',
     ]) {
       assert.ok(commands.includes(id), `${id} is not registered`);
     }
@@ -135,6 +136,32 @@ suite('Trusted workspace: MCP Harness', function () {
     await until(() => state('from-settings') === undefined, 'the server removed from settings gone');
     const answered = await api.harness.callTool('mcp__fixture__slow', slow);
     assert.equal(answered.errorKind, undefined, answered.text);
+  });
+
+  test('servers another extension registers come, change and go with its provider', async () => {
+    const fixture = path.join(process.env.MCP_HARNESS_REPO!, 'test/fixtures/servers/fixture.mjs');
+    const changed = new vscode.EventEmitter<void>();
+    let labels = ['extra'];
+    const provider = {
+      onDidChangeMcpServerDefinitions: changed.event,
+      provideMcpServerDefinitions: () => labels.map((label) => ({ label, command: 'node', args: [fixture, `--name=${label}`] })),
+    };
+    const registration = api.registerServerProvider('suite-provider', provider);
+    try {
+      assert.throws(() => api.registerServerProvider('suite-provider', provider), /registered already/);
+      await until(() => state('suite-provider:extra') === 'blocked', 'the provided server listed, waiting for approval');
+      const listed = api.harness.servers().find((s) => s.name === 'suite-provider:extra')!;
+      assert.equal(listed.origin.source, 'extension');
+      assert.equal(listed.origin.file, 'extension suite-provider');
+      assert.equal(listed.error, AWAITING_APPROVAL, 'a provided server needs the same approval as a workspace server');
+      labels = ['renamed'];
+      changed.fire();
+      await until(() => state('suite-provider:renamed') !== undefined && state('suite-provider:extra') === undefined, 'the change event applied');
+    } finally {
+      registration.dispose();
+      changed.dispose();
+    }
+    await until(() => !api.harness.servers().some((s) => s.name.startsWith('suite-provider:')), 'the provider\'s servers gone with it');
   });
 
   function state(name: string): string | undefined {
