@@ -24,6 +24,7 @@ import {
   type RequestMethod,
   type ResultTypeMap,
 } from '@modelcontextprotocol/client';
+import { SKILLS_EXTENSION_ID, SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import type { McpResolvedLaunch } from '../config';
 import { McpHttpAuth } from '../auth/McpHttpAuth';
 import { AUTH_REQUEST_TIMEOUT_MS } from '../auth/McpAuthFetchGuard';
@@ -113,6 +114,7 @@ export class McpSession {
   private readonly _relistTimers = new Map<McpListKind, NodeJS.Timeout>();
   /** The `subscriptions/listen` stream a 2026-07-28 server tells of list changes on. */
   private _subscription: McpSubscription | undefined;
+  private _skills: SkillsClient | undefined;
 
   private constructor(private readonly _o: McpSessionOptions) {
     this._kind = _o.launch.type;
@@ -166,6 +168,10 @@ export class McpSession {
   }
   get lists(): McpLists {
     return this._lists;
+  }
+  /** The Skills extension on this connection: `skills/list`, `skills/get`, verified file reads. */
+  get skills(): SkillsClient {
+    return (this._skills ??= new SkillsClient(this._client, { skipInvalid: true }));
   }
   get closed(): boolean {
     return this._closed;
@@ -446,6 +452,7 @@ export class McpSession {
     const capabilities: ClientCapabilities = {};
     if (handlers.roots) capabilities.roots = { listChanged: true };
     if (handlers.elicit) capabilities.elicitation = { form: { applyDefaults: true } };
+    capabilities.extensions = { [SKILLS_EXTENSION_ID]: {} };
     const client = new Client(this._o.clientInfo, {
       capabilities,
       versionNegotiation: { mode, probe: probeTimeoutMs === undefined ? undefined : { timeoutMs: probeTimeoutMs } },
