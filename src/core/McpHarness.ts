@@ -279,9 +279,11 @@ export class McpHarness {
     return this._requests.readResource(server, uri, options);
   }
 
-  /** The skills servers offer (`skills/list`; no file is read), and the servers or entries that could not be listed. */
-  skills(options?: { signal?: AbortSignal }): Promise<{ skills: HarnessSkill[]; problems: SkillListProblem[] }> {
-    return this._skills.list(options);
+  /** The skills servers offer (`skills/list`; no file is read), and the servers or entries that could not be listed (also logged). */
+  async skills(options?: { server?: string; signal?: AbortSignal }): Promise<{ skills: HarnessSkill[]; problems: SkillListProblem[] }> {
+    const listed = await this._skills.list(options);
+    for (const p of listed.problems) this._log(p.server, 'warn', p.message);
+    return listed;
   }
 
   /**

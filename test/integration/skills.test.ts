@@ -37,6 +37,8 @@ describe('server skills', () => {
     expect(pdf.files.map((f) => f.uri)).toEqual(['skill://pdf-forms/SKILL.md', 'skill://pdf-forms/references/FORMS.md']);
     expect(pdf.files[0].digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(problems).toEqual([]);
+    expect((await harness.skills({ server: 'plain' })).skills).toEqual([]);
+    expect((await harness.skills({ server: 'docs' })).skills).toHaveLength(3);
   });
 
   it('loads a skill whose every file matches its manifest', async () => {

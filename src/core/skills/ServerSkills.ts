@@ -88,9 +88,10 @@ export class ServerSkills {
     });
   }
 
-  /** Every offered skill (`skills/list` on each server that declares the extension); one broken server or entry never hides the others. */
-  async list(options: { signal?: AbortSignal } = {}): Promise<{ skills: HarnessSkill[]; problems: SkillListProblem[] }> {
-    const results = await Promise.all(this.offering().map((server) => this.listServer(server, options)));
+  /** Every offered skill (`skills/list` on each server that declares the extension, or only `server`); one broken server or entry never hides the others. */
+  async list(options: { server?: string; signal?: AbortSignal } = {}): Promise<{ skills: HarnessSkill[]; problems: SkillListProblem[] }> {
+    const servers = this.offering().filter((s) => options.server === undefined || s === options.server);
+    const results = await Promise.all(servers.map((server) => this.listServer(server, options)));
     return { skills: results.flatMap((r) => r.skills), problems: results.flatMap((r) => r.problems) };
   }
 
