@@ -1,7 +1,7 @@
 import { SkillVerificationError, type Skill, type SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { createHash } from 'node:crypto';
 import { errorMessage } from '../base/errors';
 import type { McpCallOptions } from '../mcp/McpSession';
+import { pinSkillManifest } from './skillApproval';
 
 /** The Skills extension (SEP-2640) as servers declare it. */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -27,6 +27,8 @@ export interface HarnessSkill {
   readonly dynamic: boolean;
   /** Binds an approval to this exact manifest: any change to a file, a digest or the frontmatter changes it. */
   readonly manifestHash: string;
+  /** The manifest the hash covers (stable JSON), kept with an approval so a later change can be shown. */
+  readonly manifest: string;
 }
 
 /** A skill whose files were all read and matched their manifest's size and SHA-256 digest. */
@@ -181,6 +183,7 @@ export function toHarnessSkill(server: string, entry: Skill): HarnessSkill {
   const own = listed.filter((r) => r.uri === entry.uri);
   const files = [...own, ...listed.filter((r) => r.uri !== entry.uri)].map((r) => ({ uri: r.uri, digest: r.digest, size: r.size }));
   const frontmatter = entry.frontmatter;
+  const pin = pinSkillManifest(entry.uri, frontmatter, files);
   return {
     server,
     name: frontmatter.name,
@@ -188,24 +191,7 @@ export function toHarnessSkill(server: string, entry: Skill): HarnessSkill {
     uri: entry.uri,
     files,
     dynamic: !Array.isArray(entry.resources),
-    manifestHash: manifestHash(entry.uri, frontmatter, files),
+    manifestHash: pin.hash,
+    manifest: pin.definition,
   };
-}
-
-/** SHA-256 over the skill's URI, frontmatter and every file's URI, digest and size, in a stable order. */
-export function manifestHash(uri: string, frontmatter: Readonly<Record<string, unknown>>, files: readonly HarnessSkillFile[]): string {
-  const sorted = [...files].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0)).map((f) => [f.uri, f.digest, f.size]);
-  return createHash('sha256').update(JSON.stringify([uri, stable(frontmatter), sorted])).digest('hex');
-}
-
-function stable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stable);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, stable((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
 }

@@ -2,7 +2,7 @@ import { Client, InMemoryTransport, type JSONRPCMessage } from '@modelcontextpro
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manifestHash, ServerSkills, SKILLS_EXTENSION, SkillRefusedError } from '../../../src/core/skills/ServerSkills';
+import { ServerSkills, SKILLS_EXTENSION, SkillRefusedError } from '../../../src/core/skills/ServerSkills';
 
 const SKILL = 'skill://forms/SKILL.md';
 const GUIDE = 'skill://forms/references/GUIDE.md';
@@ -106,17 +106,5 @@ describe('ServerSkills: reading the manifest', () => {
     const { skills } = await connect([{ uri: SKILL, frontmatter: { name: 'forms' }, resources: [{ uri: SKILL, digest: digest(skillMd), size: 1 }] }], {});
     const { problems } = await skills.list();
     expect(problems[0].message).toContain('frontmatter.description');
-  });
-
-  it('binds the manifest hash to every file digest and size, not to key order', () => {
-    const files = [
-      { uri: SKILL, digest: digest(skillMd), size: 10 },
-      { uri: GUIDE, digest: digest(guide), size: 8 },
-    ];
-    const base = manifestHash(SKILL, { name: 'forms', description: 'd' }, files);
-    expect(manifestHash(SKILL, { description: 'd', name: 'forms' }, [...files].reverse())).toBe(base);
-    expect(manifestHash(SKILL, { name: 'forms', description: 'd' }, [files[0], { ...files[1], digest: digest('other') }])).not.toBe(base);
-    expect(manifestHash(SKILL, { name: 'forms', description: 'd' }, [files[0], { ...files[1], size: 9 }])).not.toBe(base);
-    expect(manifestHash(SKILL, { name: 'forms', description: 'e' }, files)).not.toBe(base);
   });
 });
