@@ -65,6 +65,11 @@ describe('server skills', () => {
     expect((err as Error).message).toBe('docs offers no skill named "nope" (it offers: pdf-forms, tampered, padded)');
   });
 
+  it('says a server without the extension offers no skills', async () => {
+    const err = await harness.getSkill('plain', 'pdf-forms').catch((e: unknown) => e);
+    expect(err).toMatchObject({ reason: 'unknown', message: 'plain offers no skills (it does not declare io.modelcontextprotocol/skills)' });
+  });
+
   it('changes the manifest hash an approval is bound to when a file changes', async () => {
     const { skills } = await harness.skills();
     const hashes = new Set(skills.map((s) => s.manifestHash));

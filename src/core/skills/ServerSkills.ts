@@ -118,6 +118,7 @@ export class ServerSkills {
    */
   async load(server: string, name: string, options: { signal?: AbortSignal } = {}): Promise<LoadedSkill> {
     const client = await this._client(server, options.signal);
+    if (!client.supported) throw new SkillRefusedError(server, name, undefined, 'unknown', `${server} offers no skills (it does not declare ${SKILLS_EXTENSION})`);
     const listing = await client.list({}, this._requestOptions(options.signal)).catch((err: unknown) => {
       throw new SkillRefusedError(server, name, undefined, 'unavailable', `${server}: skills/list failed: ${errorMessage(err)}`);
     });
