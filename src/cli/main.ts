@@ -10,6 +10,7 @@ import { runDiscover } from './discover';
 import { runDoctor } from './doctor';
 import { runPrompt, runPrompts, runRead, runResources } from './serverItems';
 import { runServe } from './serve';
+import { runSkill, runSkills } from './skills';
 
 const USAGE = `mcp-harness ${HARNESS_VERSION}: connect to MCP servers and call their tools
 
@@ -23,6 +24,9 @@ Usage:
   mcp-harness read   URI [--server NAME]   a resource's contents (text; binary summarised, --json whole)
   mcp-harness prompts [options]            every server's prompts, as SERVER.PROMPT with their arguments
   mcp-harness prompt SERVER.PROMPT ['{"arg":"value"}']   a prompt's messages
+  mcp-harness skills [options]             every skill the servers offer (listed only; no file is read)
+  mcp-harness skill  SERVER NAME           a skill's instructions, after every file matched its manifest
+                                           (SHA-256 digest and size); exits 1 when the skill is refused
   mcp-harness hooks  [options]             the hooks that run around each call, and where they come from
   mcp-harness doctor [options]             find what keeps servers from starting, and the fix
   mcp-harness serve  [--http [HOST:]PORT] [--gateway] ...   be an MCP server (see serve --help)
@@ -74,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.version) return print(HARNESS_VERSION);
   const [command, ...rest] = positionals;
   if (values.discover && command !== 'list') throw new UsageError('--discover goes with list only');
-  if (!command) throw new UsageError('missing command (list, tools, call, resources, read, prompts, prompt, hooks, doctor or serve)');
+  if (!command) throw new UsageError('missing command (list, tools, call, resources, read, prompts, prompt, skills, skill, hooks, doctor or serve)');
   const options: CliOptions = {
     workspace: path.resolve(values.workspace ?? process.cwd()),
     configFiles: (values.config ?? []).map((f) => path.resolve(f)),
@@ -109,6 +113,11 @@ async function main(argv: string[]): Promise<number> {
     case 'prompt':
       if (rest.length < 1 || rest.length > 2) throw new UsageError('prompt needs SERVER.PROMPT and optionally one JSON object of arguments');
       return withHarness(options, (h) => runPrompt(h, options, rest[0], parseToolArgs(rest[1])), []);
+    case 'skills':
+      return withHarness(options, (h) => runSkills(h, options), rest);
+    case 'skill':
+      if (rest.length !== 2) throw new UsageError('skill needs SERVER and the skill NAME');
+      return withHarness(options, (h) => runSkill(h, options, rest[0], rest[1]), []);
     case 'login':
     case 'logout': {
       if (rest.length !== 1) throw new UsageError(`${command} needs the SERVER name`);
@@ -121,7 +130,7 @@ async function main(argv: string[]): Promise<number> {
       return withHarness(options, (h) => runDoctor(h, config, options), rest);
     }
     default:
-      throw new UsageError(`unknown command "${command}" (expected list, tools, call, resources, read, prompts, prompt, hooks, doctor, login, logout or serve)`);
+      throw new UsageError(`unknown command "${command}" (expected list, tools, call, resources, read, prompts, prompt, skills, skill, hooks, doctor, login, logout or serve)`);
   }
 }
 

@@ -21,6 +21,7 @@ import { ToolSearchCache } from './tools/search/ToolSearchCache';
 import type { BuiltinTool, HarnessTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
 import { HarnessSecrets } from './HarnessSecrets';
+import { ServerSkills, type HarnessSkill, type LoadedSkill, type SkillListProblem } from './skills/ServerSkills';
 
 export type {
   HarnessApplyResult,
@@ -44,6 +45,7 @@ export class McpHarness {
   private readonly _registry: ToolRegistry;
   private readonly _pipeline: CallPipeline;
   private readonly _requests: ServerRequests;
+  private readonly _skills: ServerSkills;
   private readonly _subscriptions: ResourceSubscriptions;
   private readonly _store = new DisposableStore();
   private readonly _onDidChange = this._store.add(new Emitter<void>());
@@ -113,6 +115,7 @@ export class McpHarness {
     const mask = (text: string) => this._secrets.mask(text);
     this._pipeline = new CallPipeline({ registry: this._registry, connection: (server) => this._manager.get(server), servers, defaults, hooks: this._hooks, mask });
     this._requests = new ServerRequests({ connection: (server) => this._manager.get(server), defaults, mask });
+    this._skills = new ServerSkills({ servers, connection: (server) => this._manager.get(server) });
     this._subscriptions = this._store.add(new ResourceSubscriptions(this._requests, (server, m) => this._log(server, 'warn', m)));
     this.onDidUpdateResource = this._subscriptions.onDidUpdate;
     this._store.add(this._manager.onDidChangeServer((s) => this._syncServer(s.name)));
@@ -288,6 +291,21 @@ export class McpHarness {
   /** Reads a resource of a server (by the URI the server knows it by), through the same steps as a call. */
   readResource(server: string, uri: string, options?: ServerRequestOptions): Promise<ReadResourceResult> {
     return this._requests.readResource(server, uri, options);
+  }
+
+  /** The skills servers offer (`skills/list`; no file is read), and the servers or entries that could not be listed (also logged). */
+  async skills(options?: { server?: string; signal?: AbortSignal }): Promise<{ skills: HarnessSkill[]; problems: SkillListProblem[] }> {
+    const listed = await this._skills.list(options);
+    for (const p of listed.problems) this._log(p.server, 'warn', p.message);
+    return listed;
+  }
+
+  /**
+   * Loads a skill by name (or `SKILL.md` URI): every file read through `resources/read` and checked
+   * against the manifest's size and SHA-256 digest. @throws SkillRefusedError naming the file and why.
+   */
+  getSkill(server: string, name: string, options?: { signal?: AbortSignal }): Promise<LoadedSkill> {
+    return this._skills.load(server, name, options);
   }
 
   /** Gets a prompt of a server with its arguments (strings), through the same steps as a call. */

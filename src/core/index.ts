@@ -25,6 +25,8 @@ export { ToolRegistry } from './tools/ToolRegistry';
 export { formatToolResult, errorResult } from './tools/formatToolResult';
 export type { BuiltinTool, HarnessTool, ToolAnnotations, ToolCallResult, ToolIdentity } from './tools/types';
 export * from './calls';
+export * from './skills/ServerSkills';
+export * from './skills/skillApproval';
 export * from './tools/builtin';
 export * from './serve';
 export { Emitter, Event } from './base/event';

@@ -1,5 +1,7 @@
+// Over 300 lines: one TreeDataProvider for every node kind (servers, their tools, resources, prompts
+// and skills, and hooks), so ids, parents and refreshes stay consistent in one place.
 import * as vscode from 'vscode';
-import { describeReconnect, Disposable, HOOK_AWAITING_APPROVAL, type HookSnapshot, type McpHarness, type McpServerSnapshot } from '../core';
+import { describeReconnect, Disposable, HOOK_AWAITING_APPROVAL, SKILLS_EXTENSION, type HarnessSkill, type HookSnapshot, type McpHarness, type McpServerSnapshot } from '../core';
 import { describeHook } from './HookFeature';
 import { mcpToolCandidateName } from '../core/tools/McpToolNaming';
 import { scanTool } from '../core/permissions';
@@ -11,10 +13,11 @@ type Tool = McpServerSnapshot['tools'][number];
 /** A node of the tree: a server, one of its groups, or an item inside a group. */
 export type ServerTreeNode =
   | { readonly kind: 'server'; readonly server: string }
-  | { readonly kind: 'group'; readonly server: string; readonly group: 'tools' | 'resources' | 'prompts' }
+  | { readonly kind: 'group'; readonly server: string; readonly group: 'tools' | 'resources' | 'prompts' | 'skills' }
   | { readonly kind: 'tool'; readonly server: string; readonly tool: string }
   | { readonly kind: 'resource'; readonly server: string; readonly uri: string }
   | { readonly kind: 'prompt'; readonly server: string; readonly prompt: string }
+  | { readonly kind: 'skill'; readonly server: string; readonly skill: string }
   /** "Hooks", after the servers: every configured hook, with where it comes from. */
   | { readonly kind: 'hooks'; readonly server?: undefined }
   | { readonly kind: 'hook'; readonly server?: undefined; readonly hook: string };
@@ -31,6 +34,8 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
   private _exposed: { tools: readonly unknown[]; names: Map<string, string> } | undefined;
   /** Ticks once a second while a server waits to reconnect, so "next try in N s" counts down. */
   private _countdown: ReturnType<typeof setTimeout> | undefined;
+  /** Each server's skills as last listed (on expanding its Skills group); forgotten at every refresh, so a change the server announced shows. */
+  private readonly _skills = new Map<string, readonly HarnessSkill[]>();
 
   constructor(
     private readonly _harness: McpHarness,
@@ -42,7 +47,7 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     this._register(_harness.onDidChangeHooks(() => this._queueRefresh()));
   }
 
-  getChildren(node?: ServerTreeNode): ServerTreeNode[] {
+  getChildren(node?: ServerTreeNode): ServerTreeNode[] | Promise<ServerTreeNode[]> {
     if (!node) {
       const servers: ServerTreeNode[] = this._harness.snapshots().map((s) => ({ kind: 'server', server: s.name }));
       return this._harness.hooks().length ? [...servers, { kind: 'hooks' }] : servers;
@@ -56,11 +61,13 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
       if (snapshot.tools.length) groups.push({ kind: 'group', server: node.server, group: 'tools' });
       if (snapshot.resources.length) groups.push({ kind: 'group', server: node.server, group: 'resources' });
       if (snapshot.prompts.length) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
+      if (offersSkills(snapshot)) groups.push({ kind: 'group', server: node.server, group: 'skills' });
       return groups;
     }
     if (node.kind !== 'group') return [];
     if (node.group === 'tools') return snapshot.tools.map((t) => ({ kind: 'tool', server: node.server, tool: t.name }));
     if (node.group === 'resources') return snapshot.resources.map((r) => ({ kind: 'resource', server: node.server, uri: r.uri }));
+    if (node.group === 'skills') return this._listSkills(node.server);
     return snapshot.prompts.map((p) => ({ kind: 'prompt', server: node.server, prompt: p.name }));
   }
 
@@ -79,6 +86,8 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
         return { kind: 'group', server: node.server, group: 'resources' };
       case 'prompt':
         return { kind: 'group', server: node.server, group: 'prompts' };
+      case 'skill':
+        return { kind: 'group', server: node.server, group: 'skills' };
     }
   }
 
@@ -109,6 +118,16 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
         item.description = prompt?.description?.split('\n')[0];
         item.tooltip = prompt?.description;
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        return item;
+      }
+      case 'skill': {
+        const skill = this._skills.get(node.server)?.find((k) => k.name === node.skill);
+        const item = new vscode.TreeItem(node.skill);
+        item.id = `skill:${node.server}:${node.skill}`;
+        item.description = skill?.description.split('\n')[0];
+        item.tooltip = skill ? `${skill.description}\n\n${skill.uri}\n${skill.dynamic ? 'dynamic: no digests published' : `${skill.files.length} file(s), each checked against its SHA-256 digest and size when loaded`}` : undefined;
+        item.iconPath = new vscode.ThemeIcon('mortar-board');
+        item.contextValue = 'skill';
         return item;
       }
     }
@@ -143,7 +162,7 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
   }
 
   private _serverItem(s: McpServerSnapshot): vscode.TreeItem {
-    const hasChildren = s.tools.length + s.resources.length + s.prompts.length > 0;
+    const hasChildren = s.tools.length + s.resources.length + s.prompts.length > 0 || offersSkills(s);
     const item = new vscode.TreeItem(s.name, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${s.name}`;
     item.iconPath = stateIcon(s.state);
@@ -153,7 +172,15 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     return item;
   }
 
-  private _groupItem(s: McpServerSnapshot, group: 'tools' | 'resources' | 'prompts'): vscode.TreeItem {
+  private _groupItem(s: McpServerSnapshot, group: 'tools' | 'resources' | 'prompts' | 'skills'): vscode.TreeItem {
+    if (group === 'skills') {
+      const item = new vscode.TreeItem('Skills', vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `skills:${s.name}`;
+      const listed = this._skills.get(s.name);
+      if (listed) item.description = String(listed.length);
+      item.iconPath = new vscode.ThemeIcon('mortar-board');
+      return item;
+    }
     const count = group === 'tools' ? s.tools.length : group === 'resources' ? s.resources.length : s.prompts.length;
     const label = group === 'tools' ? 'Tools' : group === 'resources' ? 'Resources' : 'Prompts';
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
@@ -203,6 +230,13 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     return this._exposed.names.get(JSON.stringify([server, tool]));
   }
 
+  /** `skills/list` on the server (reads no file); a failure shows as no skills, the log says why. */
+  private async _listSkills(server: string): Promise<ServerTreeNode[]> {
+    const { skills: own } = await this._harness.skills({ server });
+    this._skills.set(server, own);
+    return own.map((k) => ({ kind: 'skill', server, skill: k.name }));
+  }
+
   private _snapshot(name: string): McpServerSnapshot | undefined {
     return this._harness.snapshots().find((s) => s.name === name);
   }
@@ -213,6 +247,7 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     this._refreshQueued = true;
     queueMicrotask(() => {
       this._refreshQueued = false;
+      this._skills.clear();
       this._onDidChangeTreeData.fire(undefined);
       this._scheduleCountdown();
     });
@@ -248,6 +283,10 @@ function hookItem({ hook, blocked }: HookSnapshot): vscode.TreeItem {
   item.iconPath = blocked ? new vscode.ThemeIcon(blocked === HOOK_AWAITING_APPROVAL ? 'shield' : 'circle-slash', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('zap');
   item.contextValue = blocked === HOOK_AWAITING_APPROVAL ? 'hook.pending' : blocked ? 'hook.blocked' : 'hook.active';
   return item;
+}
+
+function offersSkills(s: McpServerSnapshot): boolean {
+  return s.state.kind === 'running' && s.capabilities?.extensions?.[SKILLS_EXTENSION] !== undefined;
 }
 
 /** Poisoning-scan hits of a tool's definition, computed once per tool object (lists are replaced, not mutated). */

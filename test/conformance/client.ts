@@ -11,6 +11,8 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
 const SCHEMA_ECHO_SCENARIO = 'json-schema-2020-12-preservation';
 /** The scenario that checks Mcp-Param-* headers, including Base64 for values unsafe in a header. */
 const HEADER_SCENARIO = 'http-custom-headers';
+/** The skills scenario that checks a host lists skills without reading any of their files. */
+const SKILLS_LIST_ONLY_SCENARIO = 'sep-2640-client-no-prefetch';
 
 /** The scenario's context: pre-registered client credentials for auth/pre-registration. */
 function scenarioContext(): Record<string, unknown> {
@@ -80,6 +82,17 @@ async function main(url: string | undefined): Promise<number> {
       log(`calling ${tool.originalName} ${JSON.stringify(args)}`);
       const result = await harness.callTool(tool.name, args, { timeoutMs: CALL_TIMEOUT_MS });
       log(`${tool.originalName} ${result.isError ? `failed (${result.errorKind})` : 'returned'}: ${result.text}`);
+    }
+    // Skills: list them; load each (as a user attaching it would), unless the scenario checks listing alone.
+    const { skills, problems } = await harness.skills();
+    for (const problem of problems) log(`skills: ${problem.server}: ${problem.message}`);
+    for (const skill of scenario === SKILLS_LIST_ONLY_SCENARIO ? [] : skills) {
+      try {
+        const loaded = await harness.getSkill(skill.server, skill.name);
+        log(`skill ${skill.name} loaded (${loaded.files.length} files verified)`);
+      } catch (err) {
+        log(`skill ${skill.name} refused: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
     return 0;
   } finally {

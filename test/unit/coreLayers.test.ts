@@ -18,6 +18,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   tools: ['base', 'process'],
   permissions: ['base', 'tools'],
   calls: ['base', 'tools', 'permissions', 'mcp'],
+  skills: ['base', 'tools', 'mcp'],
   hooks: ['base', 'process', 'config', 'tools', 'permissions', 'calls'],
   agent: ['base', 'tools', 'permissions', 'calls'],
   chat: ['base', 'shared', 'tools', 'permissions', 'calls', 'agent'],

@@ -1,3 +1,4 @@
+import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 import type { Client, ClientCapabilities, ElicitRequest, ElicitResult, LoggingLevel, Root } from '@modelcontextprotocol/client';
 import type { McpListKind } from './McpLists';
 
@@ -24,6 +25,8 @@ export function clientCapabilities(handlers: IMcpClientHandlers): ClientCapabili
   const capabilities: ClientCapabilities = {};
   if (handlers.roots) capabilities.roots = { listChanged: true };
   if (handlers.elicit) capabilities.elicitation = { form: { applyDefaults: true } };
+  // Server skills (SEP-2640): listed and loaded on request, each file checked against its manifest.
+  capabilities.extensions = { [SKILLS_EXTENSION_ID]: {} };
   return capabilities;
 }
 

@@ -1,6 +1,7 @@
 // Over 300 lines because lifecycle and readiness share one state: start, stop, restart, sign-in and
 // reconnect all bump one generation and publish one snapshot, and a call waits on the same pending
 // start. The reconnect policy (reconnectPolicy.ts), the session and its transports are apart.
+import type { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import type { CallToolResult, Implementation, RequestMethod, ResultTypeMap } from '@modelcontextprotocol/client';
 import { Disposable, DisposableStore } from '../base/lifecycle';
 import { Emitter, type Event } from '../base/event';
@@ -222,6 +223,11 @@ export class McpConnection extends Disposable {
   async request<M extends RequestMethod>(request: { method: M; params?: Record<string, unknown> }, options: McpCallOptions): Promise<ResultTypeMap[M]> {
     const session = this._readySession() ?? (await this._sessionForCall(options));
     return session.request(request, options);
+  }
+
+  /** The Skills extension of the server's session, waiting for a starting server like {@link request}. */
+  async skills(options: McpCallOptions): Promise<SkillsClient> {
+    return (this._readySession() ?? (await this._sessionForCall(options))).skills;
   }
 
   override dispose(): void {

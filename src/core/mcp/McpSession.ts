@@ -14,6 +14,7 @@ import {
   type RequestMethod,
   type ResultTypeMap,
 } from '@modelcontextprotocol/client';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { isAuthFailure, type IMcpConnectAuth } from '../auth/types';
 import type { McpTransportKind } from '../config/types';
 import { Emitter, type Event } from '../base/event';
@@ -88,6 +89,7 @@ export class McpSession {
   /** The `subscriptions/listen` stream a 2026-07-28 server tells of list changes on. */
   private _subscription: McpSubscription | undefined;
   private readonly _finishAuth = (callback: URLSearchParams) => this._factory.finishAuth(callback);
+  private _skills: SkillsClient | undefined;
 
   private constructor(private readonly _o: McpSessionOptions) {
     this._lists = new McpLists(() => this._client, (m) => _o.log('warn', 'harness', m));
@@ -141,6 +143,10 @@ export class McpSession {
   }
   get lists(): McpLists {
     return this._lists;
+  }
+  /** The Skills extension on this connection: `skills/list`, `skills/get`, verified file reads. */
+  get skills(): SkillsClient {
+    return (this._skills ??= new SkillsClient(this._client, { skipInvalid: true }));
   }
   get closed(): boolean {
     return this._closed;
