@@ -91,6 +91,20 @@ const serverFields = {
       scopes: z.array(z.string()).optional(),
     })
     .optional(),
+  sandbox: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        filesystem: z.strictObject({ allowWrite: z.array(z.string()).optional(), denyRead: z.array(z.string()).optional() }).optional(),
+        network: z.strictObject({ allowedDomains: z.array(z.string()).optional() }).optional(),
+      }),
+    ], {
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? `expected true or {"filesystem": {"allowWrite": [...], "denyRead": [...]}, "network": {"allowedDomains": [...]}}, got ${kindOf(issue.input)}`
+          : undefined,
+    })
+    .optional(),
 };
 
 /** A server entry with `env` as an object. Unknown keys are kept and ignored. */

@@ -46,6 +46,11 @@ export interface McpServerDefinition {
   readonly toolTimeoutMs?: number;
   /** A client registered with the server's authorization server ahead of time (HTTP servers only). */
   readonly oauth?: McpOAuthClientConfig;
+  /**
+   * `sandbox` of a stdio entry: `true` (read the workspace, write nowhere, no network) or what it
+   * may reach. A sandboxed server never runs unsandboxed: where sandboxing is unavailable it does not start.
+   */
+  readonly sandbox?: McpSandboxConfig;
   /** Folder that `${workspaceFolder}` means for this entry. */
   readonly workspaceFolder?: string;
   /** `inputs` declared next to this entry (VS Code format only). */
@@ -60,6 +65,12 @@ export interface McpOAuthClientConfig {
   readonly clientId: string;
   readonly clientSecret?: string;
   readonly scopes?: readonly string[];
+}
+
+/** What a sandboxed stdio server may reach; `true` in a config file is `{}` (the defaults). */
+export interface McpSandboxConfig {
+  readonly filesystem?: { readonly allowWrite?: readonly string[]; readonly denyRead?: readonly string[] };
+  readonly network?: { readonly allowedDomains?: readonly string[] };
 }
 
 /** A problem with configuration content. Loading reports these instead of throwing. */

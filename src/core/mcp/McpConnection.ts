@@ -31,6 +31,8 @@ export interface McpConnectionOptions {
   resolveLaunch(definition: McpServerDefinition): Promise<McpLaunchResolution>;
   /** Decides whether a server may start; a string is the reason it may not (e.g. untrusted workspace). */
   checkStart?(definition: McpServerDefinition): Promise<string | undefined>;
+  /** The organisation's server policy: a string is why it may not start; checked before `checkStart`, so nobody is asked to approve it. */
+  checkPolicy?(definition: McpServerDefinition): string | undefined;
   /**
    * Waits before each reconnect attempt after a running server drops. For stdio servers its length
    * is the attempt count; HTTP and SSE servers keep trying, doubling the last wait up to
@@ -231,6 +233,8 @@ export class McpConnection extends Disposable {
     const def = this._definition;
     if (def.disabled) return this._update({ state: { kind: 'disabled' } });
     if (def.problem) return this._update({ state: { kind: 'error', message: def.problem }, lastError: def.problem });
+    const refused = this._o.checkPolicy?.(def);
+    if (refused !== undefined) return this._update({ state: { kind: 'blocked', reason: refused, policy: true } });
     const blocked = await this._o.checkStart?.(def);
     if (generation !== this._generation) return;
     if (blocked !== undefined) return this._update({ state: { kind: 'blocked', reason: blocked } });
