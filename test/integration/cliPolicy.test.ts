@@ -54,7 +54,7 @@ describe('mcp-harness --policy', () => {
 
   it('with --policy only the allowed server runs; the other is listed with the rule', async () => {
     writeJson(tmp.dir, 'policy.json', { allow: [{ command: `* ${fixtureServer} --name=team` }] });
-    const { code, rows, stdout } = await list(['--policy', policyFile]);
+    const { code, rows } = await list(['--policy', policyFile]);
     expect(code).toBe(0);
     expect(rows[0]).toMatchObject({ name: 'team', state: 'running', error: null });
     expect(rows[1]).toMatchObject({ name: 'stray', state: 'blocked' });
