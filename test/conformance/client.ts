@@ -11,6 +11,8 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
 const SCHEMA_ECHO_SCENARIO = 'json-schema-2020-12-preservation';
 /** The scenario that checks Mcp-Param-* headers, including Base64 for values unsafe in a header. */
 const HEADER_SCENARIO = 'http-custom-headers';
+/** The prefix of the scenarios that give the client a machine identity (SEP-1046). */
+const CLIENT_CREDENTIALS_SCENARIO = 'auth/client-credentials-';
 
 /** The scenario's context: pre-registered client credentials for auth/pre-registration. */
 function scenarioContext(): Record<string, unknown> {
@@ -19,6 +21,23 @@ function scenarioContext(): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/**
+ * The client credentials scenarios configure a machine identity, as a user would: the secret or
+ * key in the environment, the entry naming it with `${env:...}`.
+ */
+function machineIdentity(scenario: string, context: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!scenario.startsWith(CLIENT_CREDENTIALS_SCENARIO) || typeof context.client_id !== 'string') return undefined;
+  const base = { grant: 'client_credentials', clientId: context.client_id };
+  if (typeof context.private_key_pem === 'string') {
+    process.env.CONFORMANCE_PRIVATE_KEY = context.private_key_pem;
+    const alg = typeof context.signing_algorithm === 'string' ? { signingAlgorithm: context.signing_algorithm } : {};
+    return { ...base, privateKey: '${env:CONFORMANCE_PRIVATE_KEY}', ...alg };
+  }
+  if (typeof context.client_secret !== 'string') return undefined;
+  process.env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
+  return { ...base, clientSecret: '${env:CONFORMANCE_CLIENT_SECRET}' };
 }
 
 /** Plays the user's browser: follows the authorization server's redirects to our loopback redirect. */
@@ -42,10 +61,10 @@ async function main(url: string | undefined): Promise<number> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   log(`scenario ${scenario || '(none)'}, server ${url}`);
   const context = scenarioContext();
-  const preregistered =
+  const preregistered = machineIdentity(scenario, context) ?? (
     typeof context.client_id === 'string' && typeof context.client_secret === 'string' && Object.keys(context).length <= 4
       ? { clientId: context.client_id, clientSecret: context.client_secret }
-      : undefined;
+      : undefined);
   const authHost = new CliAuthHost({
     secrets: new MemorySecretStore(),
     allowSignIn: true,

@@ -89,6 +89,10 @@ const serverFields = {
       clientId: z.string().min(1, { error: 'must not be empty' }),
       clientSecret: z.string().optional(),
       scopes: z.array(z.string()).optional(),
+      grant: z.enum(['authorization_code', 'client_credentials'], { error: (issue) => `expected "authorization_code" or "client_credentials", got ${JSON.stringify(issue.input)}` }).optional(),
+      privateKey: z.string().optional(),
+      signingAlgorithm: z.string().min(1, { error: 'must not be empty' }).optional(),
+      issuer: z.string().min(1, { error: 'must not be empty' }).optional(),
     })
     .optional(),
   sandbox: z
@@ -192,7 +196,39 @@ function validate<T>(
 /** Validates the fields of one server entry (an object). */
 export function validateServerEntry(raw: Record<string, unknown>): McpValidation<McpServerEntryFields> {
   const schema = Array.isArray(raw.env) ? serverEntryWithEnvArray : serverEntryWithEnvMap;
-  return validate<McpServerEntryFields>(schema, raw, reservedKeyIssues(raw, ['env', 'headers']));
+  return validate<McpServerEntryFields>(schema, raw, [...reservedKeyIssues(raw, ['env', 'headers']), ...machineIdentityIssues(raw.oauth)]);
+}
+
+/** A value that is one variable the user supplies at start: `${input:id}` or `${env:NAME}`. */
+const SECRET_REFERENCE = /^\$\{(?:input|env):[^}]+\}$/;
+
+/**
+ * What the schema cannot say about `oauth`: a machine identity (`grant: "client_credentials"`)
+ * needs exactly one of `clientSecret` and `privateKey`, each given as `${input:...}` or
+ * `${env:...}` so the secret itself is never written into settings; `privateKey`,
+ * `signingAlgorithm` and `issuer` belong to that grant only.
+ */
+function machineIdentityIssues(oauth: unknown): McpSchemaIssue[] {
+  if (!isJsonObject(oauth)) return [];
+  const issues: McpSchemaIssue[] = [];
+  const at = (field: string, message: string) => issues.push({ path: ['oauth', field], message });
+  if (oauth.grant !== 'client_credentials') {
+    for (const field of ['privateKey', 'signingAlgorithm', 'issuer']) {
+      if (oauth[field] !== undefined) at(field, 'only used with "grant": "client_credentials"');
+    }
+    return issues;
+  }
+  const secret = oauth.clientSecret !== undefined;
+  const key = oauth.privateKey !== undefined;
+  if (secret === key) {
+    issues.push({ path: ['oauth'], message: 'client_credentials needs exactly one of "clientSecret" (client_secret_basic) and "privateKey" (a signed JWT, private_key_jwt)' });
+  }
+  for (const field of ['clientSecret', 'privateKey']) {
+    const value = oauth[field];
+    if (typeof value === 'string' && !SECRET_REFERENCE.test(value)) at(field, 'must be "${input:ID}" or "${env:NAME}": a machine identity\'s secret is never written into settings');
+  }
+  if (oauth.signingAlgorithm !== undefined && !key) at('signingAlgorithm', 'only used with "privateKey"');
+  return issues;
 }
 
 /** Validates one `inputs` entry (an object). */

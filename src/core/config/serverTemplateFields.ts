@@ -39,6 +39,8 @@ export function serverTemplateFields(def: McpServerDefinition): McpTemplateField
   if (usesRemoteFields(def)) {
     add('url', def.url);
     Object.entries(def.headers).forEach(([key, value]) => add(appendJsonPath('headers', key), value));
+    add('oauth.clientSecret', def.oauth?.clientSecret);
+    add('oauth.privateKey', def.oauth?.privateKey);
   }
   return fields;
 }

@@ -60,12 +60,27 @@ export interface McpServerDefinition {
   readonly problem?: string;
 }
 
-/** `oauth` of a server entry: a pre-registered OAuth client (`clientSecret` may be `${input:...}`). */
+/**
+ * `oauth` of a server entry: a pre-registered OAuth client (`clientSecret` may be `${input:...}`).
+ * With `grant: "client_credentials"` it is a machine identity: no browser and no user, the client
+ * authenticates with `clientSecret` (client_secret_basic) or a JWT signed with `privateKey`
+ * (private_key_jwt, RFC 7523); either comes from `${input:...}` or `${env:...}`, never settings.
+ */
 export interface McpOAuthClientConfig {
   readonly clientId: string;
   readonly clientSecret?: string;
   readonly scopes?: readonly string[];
+  /** `authorization_code` (the default: a person signs in) or `client_credentials`. */
+  readonly grant?: McpOAuthGrant;
+  /** client_credentials: a PEM (PKCS#8) or JWK private key to sign the client assertion with. */
+  readonly privateKey?: string;
+  /** client_credentials with `privateKey`: the JWS algorithm (default: the JWK's `alg`, else RS256). */
+  readonly signingAlgorithm?: string;
+  /** client_credentials: the authorization server the credentials belong to; they are sent to no other. */
+  readonly issuer?: string;
 }
+
+export type McpOAuthGrant = 'authorization_code' | 'client_credentials';
 
 /** What a sandboxed stdio server may reach; `true` in a config file is `{}` (the defaults). */
 export interface McpSandboxConfig {

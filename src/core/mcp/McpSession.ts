@@ -26,8 +26,9 @@ import {
 } from '@modelcontextprotocol/client';
 import type { McpResolvedLaunch } from '../config';
 import { McpHttpAuth } from '../auth/McpHttpAuth';
+import { isMachineIdentity } from '../auth/machineIdentity';
 import { AUTH_REQUEST_TIMEOUT_MS } from '../auth/McpAuthFetchGuard';
-import type { McpOAuthProvider } from '../auth/McpOAuthProvider';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost } from '../auth/types';
 import type { McpTransportKind } from '../config/types';
 import { Emitter, type Event } from '../base/event';
@@ -293,12 +294,12 @@ export class McpSession {
     if (launch.type === 'stdio') return this._connectStdio(signal);
     const url = new URL(launch.url!);
     const requestInit = { headers: { ...launch.headers } };
-    const auth = this._o.auth
+    const auth = this._o.auth || isMachineIdentity(launch.oauth)
       ? await McpHttpAuth.create({
           server: this._o.name,
           serverUrl: launch.url!,
-          host: this._o.auth.host,
-          interactive: this._o.auth.interactive,
+          host: this._o.auth?.host,
+          interactive: this._o.auth?.interactive ?? false,
           preregistered: launch.oauth,
           hasAuthorizationHeader: hasAuthorizationHeader(launch.headers),
           // Inside the handshake's own time, so a silent authorization server is named as the cause.
@@ -321,14 +322,14 @@ export class McpSession {
       throw err;
     }
     // Kept while the session lives when the user signed in now: a step-up can ask again.
-    if (auth.provider?.interactive) this._auth = auth;
+    if (auth.keepsForSession) this._auth = auth;
     else auth.dispose();
   }
 
   private async _connectHttp(
     url: URL,
     requestInit: RequestInit,
-    authProvider: McpOAuthProvider | undefined,
+    authProvider: OAuthClientProvider | undefined,
     fetch: FetchLike | undefined,
     signal: AbortSignal,
   ): Promise<void> {

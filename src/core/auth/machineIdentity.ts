@@ -1,0 +1,63 @@
+import { ClientCredentialsProvider, PrivateKeyJwtProvider, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { McpOAuthClientConfig } from '../config/types';
+
+/** The algorithm a client assertion is signed with when neither the entry nor the JWK names one. */
+export const DEFAULT_SIGNING_ALGORITHM = 'RS256';
+
+/** A machine identity's key or secret could not be used (a key that does not parse, a missing secret). */
+export class McpMachineIdentityError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'McpMachineIdentityError';
+  }
+}
+
+/** Whether `oauth` is a machine identity: the client credentials grant, no person and no browser. */
+export function isMachineIdentity(oauth: McpOAuthClientConfig | undefined): oauth is McpOAuthClientConfig & { grant: 'client_credentials' } {
+  return oauth?.grant === 'client_credentials';
+}
+
+/**
+ * The SDK's own provider for a machine identity: `ClientCredentialsProvider` (client_secret_basic)
+ * for a `clientSecret`, `PrivateKeyJwtProvider` (private_key_jwt, RFC 7523: a JWT signed with the
+ * key, its audience the authorization server's issuer) for a `privateKey`. Tokens live in the
+ * provider only, for as long as the connection: a new connection asks for a new token, so none is
+ * ever written anywhere. With `issuer`, the credentials are sent to that authorization server only.
+ */
+export function createMachineIdentityProvider(oauth: McpOAuthClientConfig): OAuthClientProvider {
+  const scope = oauth.scopes && oauth.scopes.length > 0 ? oauth.scopes.join(' ') : undefined;
+  const common = { clientId: oauth.clientId, clientName: 'MCP Harness', scope, ...(oauth.issuer ? { expectedIssuer: oauth.issuer } : {}) };
+  if (oauth.privateKey !== undefined) {
+    const { key, alg } = readPrivateKey(oauth.privateKey, oauth.signingAlgorithm);
+    return new PrivateKeyJwtProvider({ ...common, privateKey: key, algorithm: alg });
+  }
+  if (!oauth.clientSecret) throw new McpMachineIdentityError('oauth.clientSecret is empty: the client credentials grant needs the secret (or a privateKey)');
+  return new ClientCredentialsProvider({ ...common, clientSecret: oauth.clientSecret });
+}
+
+/**
+ * A private key as the SDK signs with it: a JWK (JSON) as an object, a PEM as text. A PEM pasted
+ * into a one-line prompt arrives with its line breaks turned into spaces; it is put back together.
+ */
+export function readPrivateKey(text: string, algorithm: string | undefined): { key: string | Record<string, unknown>; alg: string } {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    let jwk: unknown;
+    try {
+      jwk = JSON.parse(trimmed);
+    } catch {
+      throw new McpMachineIdentityError('oauth.privateKey looks like a JWK but is not valid JSON');
+    }
+    if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk) || typeof (jwk as { d?: unknown }).d !== 'string') {
+      throw new McpMachineIdentityError('oauth.privateKey is a JWK without its private part ("d")');
+    }
+    const own = (jwk as { alg?: unknown }).alg;
+    return { key: jwk as Record<string, unknown>, alg: algorithm ?? (typeof own === 'string' ? own : DEFAULT_SIGNING_ALGORITHM) };
+  }
+  const pem = /-----BEGIN ([A-Z ]+)-----([\s\S]*?)-----END \1-----/.exec(trimmed);
+  if (!pem) throw new McpMachineIdentityError('oauth.privateKey is neither a PEM private key ("-----BEGIN PRIVATE KEY-----") nor a JWK');
+  if (pem[1] !== 'PRIVATE KEY') throw new McpMachineIdentityError(`oauth.privateKey is a "${pem[1]}"; convert it to PKCS#8 ("BEGIN PRIVATE KEY"), e.g. with \`openssl pkcs8 -topk8 -nocrypt\``);
+  const body = pem[2]!.replace(/\s+/g, '');
+  const lines = body.match(/.{1,64}/g) ?? [];
+  return { key: `-----BEGIN PRIVATE KEY-----\n${lines.join('\n')}\n-----END PRIVATE KEY-----\n`, alg: algorithm ?? DEFAULT_SIGNING_ALGORITHM };
+}

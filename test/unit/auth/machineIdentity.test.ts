@@ -1,0 +1,69 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parseMcpConfigText, resolveServerLaunch } from '../../../src/core/config';
+import { McpMachineIdentityError, readPrivateKey } from '../../../src/core/auth/machineIdentity';
+
+function parse(oauth: unknown) {
+  const text = JSON.stringify({ mcpServers: { api: { type: 'http', url: 'https://mcp.example.com/mcp', oauth } } });
+  return parseMcpConfigText(text, '/ws/.mcp.json', 'claude', '/ws');
+}
+
+describe('oauth with grant "client_credentials"', () => {
+  it('accepts a secret or a key given as a variable', () => {
+    const secret = parse({ grant: 'client_credentials', clientId: 'svc', clientSecret: '${env:SVC_SECRET}', scopes: ['read'], issuer: 'https://auth.example.com' });
+    expect(secret.errors).toEqual([]);
+    expect(secret.servers[0]!.oauth).toEqual({ grant: 'client_credentials', clientId: 'svc', clientSecret: '${env:SVC_SECRET}', scopes: ['read'], issuer: 'https://auth.example.com' });
+    const key = parse({ grant: 'client_credentials', clientId: 'svc', privateKey: '${input:svc-key}', signingAlgorithm: 'ES256' });
+    expect(key.errors).toEqual([]);
+  });
+
+  it.each([
+    [{ grant: 'client_credentials', clientId: 'svc' }, 'mcpServers.api.oauth: client_credentials needs exactly one of "clientSecret" (client_secret_basic) and "privateKey"'],
+    [{ grant: 'client_credentials', clientId: 'svc', clientSecret: '${env:A}', privateKey: '${env:B}' }, 'mcpServers.api.oauth: client_credentials needs exactly one of'],
+    [{ grant: 'client_credentials', clientId: 'svc', clientSecret: 'hunter2' }, 'mcpServers.api.oauth.clientSecret: must be "${input:ID}" or "${env:NAME}": a machine identity\'s secret is never written into settings'],
+    [{ grant: 'client_credentials', clientId: 'svc', privateKey: 'prefix-${env:KEY}' }, 'mcpServers.api.oauth.privateKey: must be "${input:ID}" or "${env:NAME}"'],
+    [{ grant: 'client_credentials', clientId: 'svc', clientSecret: '${env:A}', signingAlgorithm: 'ES256' }, 'mcpServers.api.oauth.signingAlgorithm: only used with "privateKey"'],
+    [{ clientId: 'app', privateKey: '${env:KEY}' }, 'mcpServers.api.oauth.privateKey: only used with "grant": "client_credentials"'],
+    [{ grant: 'password', clientId: 'svc' }, 'mcpServers.api.oauth.grant: expected "authorization_code" or "client_credentials", got "password"'],
+  ])('refuses %j', (oauth, message) => {
+    const { errors, servers } = parse(oauth);
+    expect(errors.map((e) => `${e.jsonPath}: ${e.message}`).join('\n')).toContain(message);
+    // The server is listed in error, never started with half a configuration.
+    expect(servers[0]!.problem).toBeDefined();
+  });
+
+  it('resolves the secret from the environment at start and masks it', async () => {
+    const def = parse({ grant: 'client_credentials', clientId: 'svc', clientSecret: '${env:SVC_SECRET}' }).servers[0]!;
+    const resolved = await resolveServerLaunch(def, { env: { SVC_SECRET: 's3cret-value' }, userHome: '/home/me' });
+    expect(resolved.ok && resolved.value.oauth?.clientSecret).toBe('s3cret-value');
+    expect(resolved.ok && resolved.value.secretValues).toContain('s3cret-value');
+    const unset = await resolveServerLaunch(def, { env: {}, userHome: '/home/me' });
+    expect(unset).toEqual({ ok: false, error: expect.stringContaining('SVC_SECRET') });
+  });
+});
+
+describe('readPrivateKey', () => {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+  it('takes a PEM as it is, and one pasted on a single line', () => {
+    expect(readPrivateKey(pem, 'ES256')).toEqual({ key: pem, alg: 'ES256' });
+    expect(readPrivateKey(pem.replace(/\n/g, ' '), 'ES256')).toEqual({ key: pem, alg: 'ES256' });
+    expect(readPrivateKey(pem, undefined).alg).toBe('RS256');
+  });
+
+  it('takes a JWK, its own alg by default', () => {
+    const jwk = { ...privateKey.export({ format: 'jwk' }), alg: 'ES256' };
+    expect(readPrivateKey(JSON.stringify(jwk), undefined)).toEqual({ key: jwk, alg: 'ES256' });
+  });
+
+  it.each([
+    ['not a key', 'neither a PEM private key'],
+    ['{"kty": "EC"', 'is not valid JSON'],
+    ['{"kty": "EC", "x": "a", "y": "b"}', 'without its private part'],
+    ['-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----', 'convert it to PKCS#8'],
+  ])('refuses %j', (text, message) => {
+    expect(() => readPrivateKey(text, undefined)).toThrow(McpMachineIdentityError);
+    expect(() => readPrivateKey(text, undefined)).toThrow(message);
+  });
+});
