@@ -1,7 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Provider, { errors } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpHarness } from '../../src/core';
 import { freePort, repoPath, startProcess } from '../support/servers';
@@ -32,6 +30,8 @@ describe('OAuth client credentials against oidc-provider', () => {
     issuer = `http://127.0.0.1:${authPort}`;
     const mcpPort = await freePort();
     mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
+    // oidc-provider is ESM only.
+    const { default: Provider, errors } = await import('oidc-provider');
     const provider = new Provider(issuer, {
       clients: [
         { client_id: 'svc-basic', client_secret: 'the-right-secret', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'client_secret_basic', scope: SCOPE },
