@@ -7,7 +7,8 @@
 // client scenario of the 2025-11-25 and 2026-07-28 requirement lists, each at its revision; the
 // 2026-07-28 list against expected-failures-2026-07-28.yaml, which names what fails today and why.
 // A failing scored check, or a listed failure that now passes, fails the run. Last it reports the
-// `extensions` scenarios (opt-in extensions), which never fail the run; `--extensions` runs only those.
+// `extensions` scenarios (opt-in extensions); those in REQUIRED_EXTENSIONS (the ones we implement)
+// fail the run when they do not pass, the others are reported only. `--extensions` runs only those.
 //
 // The suite's CLI needs Node 22 or later; our client runs on the Node that runs this script (20)
 // when it can. Results land in test-results/conformance/<scenario>-<time>/checks.json. Exits 1 when
@@ -21,6 +22,8 @@ import { capture, run, runMain } from './capture.mjs';
 import { parseChecks } from './checks.mjs';
 
 const SCENARIOS = ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'];
+/** Extension scenarios the client implements: each must pass (OAuth client credentials, SEP-1046). */
+const REQUIRED_EXTENSIONS = ['auth/client-credentials-basic', 'auth/client-credentials-jwt'];
 const NODE24_VERSION = '24.22.3';
 const CLIENT_TIMEOUT_MS = 30_000;
 
@@ -47,10 +50,7 @@ async function main(argv) {
 
   rmSync(resultsDir, { recursive: true, force: true });
   mkdirSync(resultsDir, { recursive: true });
-  if (argv.includes('--extensions')) {
-    await reportExtensions(node24, clientNode, verbose);
-    return 0;
-  }
+  if (argv.includes('--extensions')) return (await reportExtensions(node24, clientNode, verbose)) ? 0 : 1;
   const outcomes = [];
   for (const scenario of scenarios.length > 0 ? scenarios : SCENARIOS) {
     outcomes.push(await runScenario(scenario, node24, clientNode, verbose));
@@ -59,7 +59,7 @@ async function main(argv) {
   if (scenarios.length > 0) return code;
   let listsFailed = 0;
   for (const list of REQUIREMENT_LISTS) if (!(await runRequirementList(list, node24, clientNode, verbose))) listsFailed++;
-  await reportExtensions(node24, clientNode, verbose);
+  if (!(await reportExtensions(node24, clientNode, verbose))) listsFailed++;
   return code || (listsFailed > 0 ? 1 : 0);
 }
 
@@ -97,7 +97,8 @@ async function runRequirementList({ revision, expectedFailures }, node24, client
 /**
  * The suite's `extensions` scenarios (opt-in protocol extensions: DPoP, client credentials,
  * enterprise-managed authorization, skills), run one at a time at the newest revision and reported
- * with their counts. They are not part of any revision's requirements, so they never fail the run.
+ * with their counts. They are not part of any revision's requirements; only the ones we implement
+ * (REQUIRED_EXTENSIONS) must pass. Resolves whether they all did (and were all listed).
  */
 async function reportExtensions(node24, clientNode, verbose) {
   const listing = await capture(node24, [nextSuiteCli, 'list', '--client'], root);
@@ -107,16 +108,24 @@ async function reportExtensions(node24, clientNode, verbose) {
   let passing = 0;
   let checksPassed = 0;
   let checksTotal = 0;
+  let ok = true;
+  for (const missing of REQUIRED_EXTENSIONS.filter((n) => !names.includes(n))) {
+    console.log(`FAIL  extension  ${missing.padEnd(42)} required, but the suite no longer lists it`);
+    ok = false;
+  }
   for (const name of names) {
     const { passed, failed, skipped, clean } = await runNextScenario(node24, command, name, out, undefined, verbose);
     checksPassed += passed;
     checksTotal += passed + failed.length;
     if (clean && passed > 0) passing++;
-    const verdict = !clean ? 'no   ' : passed > 0 ? 'yes  ' : 'n/a  ';
-    console.log(`${verdict} extension  ${name.padEnd(42)} ${passed} passed, ${failed.length} failed${skipped ? `, ${skipped} skipped` : ''}`);
+    const required = REQUIRED_EXTENSIONS.includes(name);
+    if (required && !(clean && passed > 0)) ok = false;
+    const verdict = required ? (clean && passed > 0 ? 'ok   ' : 'FAIL ') : !clean ? 'no   ' : passed > 0 ? 'yes  ' : 'n/a  ';
+    console.log(`${verdict} extension  ${name.padEnd(42)} ${passed} passed, ${failed.length} failed${skipped ? `, ${skipped} skipped` : ''}${required ? ' (required)' : ''}`);
     if (!clean) for (const c of failed) console.log(`       ${c.id}: ${c.errorMessage ?? c.details?.message ?? c.description}`);
   }
-  console.log(`extensions (reported, not required): ${passing}/${names.length} scenarios passing, ${checksPassed}/${checksTotal} checks`);
+  console.log(`extensions: ${passing}/${names.length} scenarios passing, ${checksPassed}/${checksTotal} checks; required (${REQUIRED_EXTENSIONS.join(', ')}): ${ok ? 'all pass' : 'FAILED'}`);
+  return ok;
 }
 
 /** One scenario under the newest suite, one client run; reads back its checks.json. */
