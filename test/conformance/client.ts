@@ -13,6 +13,8 @@ const SCHEMA_ECHO_SCENARIO = 'json-schema-2020-12-preservation';
 const HEADER_SCENARIO = 'http-custom-headers';
 /** The prefix of the scenarios that give the client a machine identity (SEP-1046). */
 const CLIENT_CREDENTIALS_SCENARIO = 'auth/client-credentials-';
+/** The workload identity federation scenario: a workload's JWT as the grant (SEP-1933). */
+const WIF_SCENARIO = 'auth/wif-jwt-bearer';
 
 /** The scenario's context: pre-registered client credentials for auth/pre-registration. */
 function scenarioContext(): Record<string, unknown> {
@@ -28,6 +30,10 @@ function scenarioContext(): Record<string, unknown> {
  * key in the environment, the entry naming it with `${env:...}`.
  */
 function machineIdentity(scenario: string, context: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (scenario === WIF_SCENARIO && typeof context.client_id === 'string' && typeof context.valid_jwt === 'string') {
+    process.env.CONFORMANCE_WORKLOAD_JWT = context.valid_jwt;
+    return { grant: 'jwt_bearer', clientId: context.client_id, assertion: '${env:CONFORMANCE_WORKLOAD_JWT}' };
+  }
   if (!scenario.startsWith(CLIENT_CREDENTIALS_SCENARIO) || typeof context.client_id !== 'string') return undefined;
   const base = { grant: 'client_credentials', clientId: context.client_id };
   if (typeof context.private_key_pem === 'string') {

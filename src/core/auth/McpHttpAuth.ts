@@ -52,7 +52,7 @@ export class McpHttpAuth {
     const { host, serverUrl, preregistered } = options;
     if (options.hasAuthorizationHeader) return new McpHttpAuth(options, undefined);
     if (isMachineIdentity(preregistered)) {
-      if (!preregistered.issuer) options.log?.('oauth.issuer is not set: the client credentials go to whichever authorization server this MCP server names');
+      if (!preregistered.issuer) options.log?.(`oauth.issuer is not set: the ${preregistered.grant === 'jwt_bearer' ? 'workload token goes' : 'client credentials go'} to whichever authorization server this MCP server names`);
       return new McpHttpAuth(options, createMachineIdentityProvider(preregistered));
     }
     if (!host) return new McpHttpAuth(options, undefined);
@@ -189,10 +189,12 @@ export class McpHttpAuth {
    * never "sign in".
    */
   private _translateMachine(err: unknown): unknown {
+    const { clientId, grant } = this._o.preregistered!;
+    const what = grant === 'jwt_bearer' ? `workload token of "${clientId}"` : `client credentials of "${clientId}"`;
     const oauth = findCause(err, OAuthError);
-    if (oauth) return new Error(`the authorization server refused the client credentials of "${this._o.preregistered!.clientId}": ${safeCode(oauth.code)}${oauth.message ? ` (${oauth.message})` : ''}`, { cause: err });
+    if (oauth) return new Error(`the authorization server refused the ${what}: ${safeCode(oauth.code)}${oauth.message ? ` (${oauth.message})` : ''}`, { cause: err });
     const status = err instanceof SdkHttpError ? err.status : undefined;
-    if (err instanceof UnauthorizedError || status === 401) return new Error(`the server refused the access token obtained with the client credentials of "${this._o.preregistered!.clientId}"`, { cause: err });
+    if (err instanceof UnauthorizedError || status === 401) return new Error(`the server refused the access token obtained with the ${what}`, { cause: err });
     return err;
   }
 }

@@ -1,4 +1,11 @@
-import { ClientCredentialsProvider, PrivateKeyJwtProvider, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import {
+  ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import type { McpOAuthClientConfig } from '../config/types';
 
 /** The algorithm a client assertion is signed with when neither the entry nor the JWK names one. */
@@ -12,13 +19,17 @@ export class McpMachineIdentityError extends Error {
   }
 }
 
-/** Whether `oauth` is a machine identity: the client credentials grant, no person and no browser. */
-export function isMachineIdentity(oauth: McpOAuthClientConfig | undefined): oauth is McpOAuthClientConfig & { grant: 'client_credentials' } {
-  return oauth?.grant === 'client_credentials';
+/** The grant type of workload identity federation (RFC 7523 §2.1). */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** Whether `oauth` is a machine identity (client credentials, or a workload's JWT): no person and no browser. */
+export function isMachineIdentity(oauth: McpOAuthClientConfig | undefined): oauth is McpOAuthClientConfig & { grant: 'client_credentials' | 'jwt_bearer' } {
+  return oauth?.grant === 'client_credentials' || oauth?.grant === 'jwt_bearer';
 }
 
 /**
- * The SDK's own provider for a machine identity: `ClientCredentialsProvider` (client_secret_basic)
+ * The provider for a machine identity. A workload's JWT gets {@link McpJwtBearerProvider}; for
+ * client credentials it is the SDK's own: `ClientCredentialsProvider` (client_secret_basic)
  * for a `clientSecret`, `PrivateKeyJwtProvider` (private_key_jwt, RFC 7523: a JWT signed with the
  * key, its audience the authorization server's issuer) for a `privateKey`. Tokens live in the
  * provider only, for as long as the connection: a new connection asks for a new token, so none is
@@ -26,6 +37,10 @@ export function isMachineIdentity(oauth: McpOAuthClientConfig | undefined): oaut
  */
 export function createMachineIdentityProvider(oauth: McpOAuthClientConfig): OAuthClientProvider {
   const scope = oauth.scopes && oauth.scopes.length > 0 ? oauth.scopes.join(' ') : undefined;
+  if (oauth.grant === 'jwt_bearer') {
+    if (!oauth.assertion) throw new McpMachineIdentityError('oauth.assertion is empty: the JWT bearer grant needs the workload\'s token');
+    return new McpJwtBearerProvider(oauth.clientId, oauth.assertion.trim(), scope, oauth.issuer);
+  }
   const common = { clientId: oauth.clientId, clientName: 'MCP Harness', scope, ...(oauth.issuer ? { expectedIssuer: oauth.issuer } : {}) };
   if (oauth.privateKey !== undefined) {
     const { key, alg } = readPrivateKey(oauth.privateKey, oauth.signingAlgorithm);
@@ -60,4 +75,56 @@ export function readPrivateKey(text: string, algorithm: string | undefined): { k
   const body = pem[2]!.replace(/\s+/g, '');
   const lines = body.match(/.{1,64}/g) ?? [];
   return { key: `-----BEGIN PRIVATE KEY-----\n${lines.join('\n')}\n-----END PRIVATE KEY-----\n`, alg: algorithm ?? DEFAULT_SIGNING_ALGORITHM };
+}
+
+/**
+ * Workload identity federation (SEP-1933): the workload's own JWT (a CI job's OIDC token, a
+ * Kubernetes service account token) is the authorization grant (RFC 7523 §2.1), sent as
+ * `assertion` with `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`. The SDK has no
+ * provider for it, so this is one in the shape of its client credentials providers: the SDK's
+ * `auth()` asks it for the token request and keeps the tokens here, in memory. A refusal is final:
+ * nothing else is tried.
+ */
+export class McpJwtBearerProvider implements OAuthClientProvider {
+  private _tokens: StoredOAuthTokens | undefined;
+  private readonly _client: StoredOAuthClientInformation;
+  private readonly _metadata: OAuthClientMetadata;
+
+  constructor(
+    clientId: string,
+    private readonly _assertion: string,
+    scope: string | undefined,
+    issuer: string | undefined,
+  ) {
+    this._client = { client_id: clientId, ...(issuer ? { issuer } : {}) };
+    this._metadata = { client_name: 'MCP Harness', redirect_uris: [], grant_types: [JWT_BEARER_GRANT], token_endpoint_auth_method: 'none', ...(scope ? { scope } : {}) };
+  }
+
+  get redirectUrl(): undefined {
+    return undefined;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return this._metadata;
+  }
+  clientInformation(): StoredOAuthClientInformation {
+    return this._client;
+  }
+  tokens(): StoredOAuthTokens | undefined {
+    return this._tokens;
+  }
+  saveTokens(tokens: StoredOAuthTokens): void {
+    this._tokens = tokens;
+  }
+  redirectToAuthorization(): void {
+    throw new McpMachineIdentityError('a workload identity has no browser step');
+  }
+  saveCodeVerifier(): void {}
+  codeVerifier(): string {
+    throw new McpMachineIdentityError('a workload identity has no authorization code');
+  }
+  prepareTokenRequest(scope?: string): URLSearchParams {
+    const params = new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: this._assertion });
+    if (scope) params.set('scope', scope);
+    return params;
+  }
 }

@@ -89,7 +89,8 @@ const serverFields = {
       clientId: z.string().min(1, { error: 'must not be empty' }),
       clientSecret: z.string().optional(),
       scopes: z.array(z.string()).optional(),
-      grant: z.enum(['authorization_code', 'client_credentials'], { error: (issue) => `expected "authorization_code" or "client_credentials", got ${JSON.stringify(issue.input)}` }).optional(),
+      grant: z.enum(['authorization_code', 'client_credentials', 'jwt_bearer'], { error: (issue) => `expected "authorization_code", "client_credentials" or "jwt_bearer", got ${JSON.stringify(issue.input)}` }).optional(),
+      assertion: z.string().optional(),
       privateKey: z.string().optional(),
       signingAlgorithm: z.string().min(1, { error: 'must not be empty' }).optional(),
       issuer: z.string().min(1, { error: 'must not be empty' }).optional(),
@@ -212,21 +213,33 @@ function machineIdentityIssues(oauth: unknown): McpSchemaIssue[] {
   if (!isJsonObject(oauth)) return [];
   const issues: McpSchemaIssue[] = [];
   const at = (field: string, message: string) => issues.push({ path: ['oauth', field], message });
-  if (oauth.grant !== 'client_credentials') {
-    for (const field of ['privateKey', 'signingAlgorithm', 'issuer']) {
-      if (oauth[field] !== undefined) at(field, 'only used with "grant": "client_credentials"');
+  const onlyWith = (fields: readonly string[], grant: string) => {
+    for (const field of fields) if (oauth[field] !== undefined) at(field, `only used with "grant": "${grant}"`);
+  };
+  const mustBeReference = (fields: readonly string[]) => {
+    for (const field of fields) {
+      const value = oauth[field];
+      if (typeof value === 'string' && !SECRET_REFERENCE.test(value)) at(field, 'must be "${input:ID}" or "${env:NAME}": a machine identity\'s secret is never written into settings');
     }
+  };
+  if (oauth.grant === 'jwt_bearer') {
+    if (oauth.assertion === undefined) issues.push({ path: ['oauth'], message: 'jwt_bearer needs "assertion": the workload\'s JWT, as "${env:NAME}" or "${input:ID}"' });
+    mustBeReference(['assertion']);
+    onlyWith(['clientSecret', 'privateKey', 'signingAlgorithm'], 'client_credentials');
     return issues;
   }
+  if (oauth.grant !== 'client_credentials') {
+    onlyWith(['privateKey', 'signingAlgorithm', 'issuer'], 'client_credentials');
+    onlyWith(['assertion'], 'jwt_bearer');
+    return issues;
+  }
+  onlyWith(['assertion'], 'jwt_bearer');
   const secret = oauth.clientSecret !== undefined;
   const key = oauth.privateKey !== undefined;
   if (secret === key) {
     issues.push({ path: ['oauth'], message: 'client_credentials needs exactly one of "clientSecret" (client_secret_basic) and "privateKey" (a signed JWT, private_key_jwt)' });
   }
-  for (const field of ['clientSecret', 'privateKey']) {
-    const value = oauth[field];
-    if (typeof value === 'string' && !SECRET_REFERENCE.test(value)) at(field, 'must be "${input:ID}" or "${env:NAME}": a machine identity\'s secret is never written into settings');
-  }
+  mustBeReference(['clientSecret', 'privateKey']);
   if (oauth.signingAlgorithm !== undefined && !key) at('signingAlgorithm', 'only used with "privateKey"');
   return issues;
 }

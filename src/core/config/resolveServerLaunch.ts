@@ -34,9 +34,9 @@ export async function resolveServerLaunch(
   if (def.type !== 'stdio') {
     const url = def.url === undefined ? undefined : sub(def.url);
     const subOptional = (text: string | undefined) => (text === undefined ? undefined : sub(text));
-    const oauth = def.oauth && { ...def.oauth, clientSecret: subOptional(def.oauth.clientSecret), privateKey: subOptional(def.oauth.privateKey) };
+    const oauth = def.oauth && { ...def.oauth, clientSecret: subOptional(def.oauth.clientSecret), privateKey: subOptional(def.oauth.privateKey), assertion: subOptional(def.oauth.assertion) };
     const headers = mapValues(def.headers, sub);
-    const secretValues = collect(sub, [urlPassword(url), oauth?.clientSecret, oauth?.privateKey]);
+    const secretValues = collect(sub, [urlPassword(url), oauth?.clientSecret, oauth?.privateKey, oauth?.assertion]);
     return { ok: true, value: { type: def.type, url, args: [], env: {}, headers, ...(oauth ? { oauth } : {}), secretValues } };
   }
   return resolveProcessLaunch(def, def.type, sub, ctx);

@@ -41,6 +41,7 @@ export function serverTemplateFields(def: McpServerDefinition): McpTemplateField
     Object.entries(def.headers).forEach(([key, value]) => add(appendJsonPath('headers', key), value));
     add('oauth.clientSecret', def.oauth?.clientSecret);
     add('oauth.privateKey', def.oauth?.privateKey);
+    add('oauth.assertion', def.oauth?.assertion);
   }
   return fields;
 }

@@ -76,11 +76,13 @@ export interface McpOAuthClientConfig {
   readonly privateKey?: string;
   /** client_credentials with `privateKey`: the JWS algorithm (default: the JWK's `alg`, else RS256). */
   readonly signingAlgorithm?: string;
-  /** client_credentials: the authorization server the credentials belong to; they are sent to no other. */
+  /** client_credentials and jwt_bearer: the authorization server the credentials belong to; they are sent to no other. */
   readonly issuer?: string;
+  /** jwt_bearer (workload identity federation, RFC 7523 §2.1): the workload's JWT, e.g. a CI job's OIDC token. */
+  readonly assertion?: string;
 }
 
-export type McpOAuthGrant = 'authorization_code' | 'client_credentials';
+export type McpOAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt_bearer';
 
 /** What a sandboxed stdio server may reach; `true` in a config file is `{}` (the defaults). */
 export interface McpSandboxConfig {

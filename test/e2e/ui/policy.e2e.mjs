@@ -60,8 +60,10 @@ export async function run(ctx) {
   await editor.waitFor({ timeout: 30_000 });
   await editor.locator('.view-lines').click();
   await page.keyboard.press('Control+A');
-  // One line, inserted as a whole: no brackets closed or lines indented by the editor.
+  // One line, inserted as a whole; what the editor closed after it (a brace, a quote) is removed.
   await page.keyboard.insertText(JSON.stringify(settings));
+  await page.keyboard.press('Shift+Control+End');
+  await page.keyboard.press('Delete');
   await page.keyboard.press('Control+S');
   await fileMatching(settingsFile, (text) => JSON.parse(text)['mcpHarness.serverPolicy'] === undefined);
   await page.keyboard.press('Escape');

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseMcpConfigText, resolveServerLaunch } from '../../../src/core/config';
-import { McpMachineIdentityError, readPrivateKey } from '../../../src/core/auth/machineIdentity';
+import { createMachineIdentityProvider, JWT_BEARER_GRANT, McpJwtBearerProvider, McpMachineIdentityError, readPrivateKey } from '../../../src/core/auth/machineIdentity';
 
 function parse(oauth: unknown) {
   const text = JSON.stringify({ mcpServers: { api: { type: 'http', url: 'https://mcp.example.com/mcp', oauth } } });
@@ -24,7 +24,11 @@ describe('oauth with grant "client_credentials"', () => {
     [{ grant: 'client_credentials', clientId: 'svc', privateKey: 'prefix-${env:KEY}' }, 'mcpServers.api.oauth.privateKey: must be "${input:ID}" or "${env:NAME}"'],
     [{ grant: 'client_credentials', clientId: 'svc', clientSecret: '${env:A}', signingAlgorithm: 'ES256' }, 'mcpServers.api.oauth.signingAlgorithm: only used with "privateKey"'],
     [{ clientId: 'app', privateKey: '${env:KEY}' }, 'mcpServers.api.oauth.privateKey: only used with "grant": "client_credentials"'],
-    [{ grant: 'password', clientId: 'svc' }, 'mcpServers.api.oauth.grant: expected "authorization_code" or "client_credentials", got "password"'],
+    [{ grant: 'password', clientId: 'svc' }, 'mcpServers.api.oauth.grant: expected "authorization_code", "client_credentials" or "jwt_bearer", got "password"'],
+    [{ grant: 'jwt_bearer', clientId: 'ci' }, 'mcpServers.api.oauth: jwt_bearer needs "assertion"'],
+    [{ grant: 'jwt_bearer', clientId: 'ci', assertion: 'eyJhbGciOi.x.y' }, 'mcpServers.api.oauth.assertion: must be "${input:ID}" or "${env:NAME}"'],
+    [{ grant: 'jwt_bearer', clientId: 'ci', assertion: '${env:T}', clientSecret: '${env:S}' }, 'mcpServers.api.oauth.clientSecret: only used with "grant": "client_credentials"'],
+    [{ grant: 'client_credentials', clientId: 'svc', clientSecret: '${env:A}', assertion: '${env:T}' }, 'mcpServers.api.oauth.assertion: only used with "grant": "jwt_bearer"'],
   ])('refuses %j', (oauth, message) => {
     const { errors, servers } = parse(oauth);
     expect(errors.map((e) => `${e.jsonPath}: ${e.message}`).join('\n')).toContain(message);
@@ -65,5 +69,25 @@ describe('readPrivateKey', () => {
   ])('refuses %j', (text, message) => {
     expect(() => readPrivateKey(text, undefined)).toThrow(McpMachineIdentityError);
     expect(() => readPrivateKey(text, undefined)).toThrow(message);
+  });
+});
+
+describe('oauth with grant "jwt_bearer" (workload identity federation)', () => {
+  it('accepts the workload token as a variable and resolves it at start, masked', async () => {
+    const parsed = parse({ grant: 'jwt_bearer', clientId: 'ci', assertion: '${env:CI_OIDC_TOKEN}', issuer: 'https://login.example.com' });
+    expect(parsed.errors).toEqual([]);
+    const resolved = await resolveServerLaunch(parsed.servers[0]!, { env: { CI_OIDC_TOKEN: 'header.payload.signature' }, userHome: '/home/me' });
+    expect(resolved.ok && resolved.value.oauth?.assertion).toBe('header.payload.signature');
+    expect(resolved.ok && resolved.value.secretValues).toContain('header.payload.signature');
+  });
+
+  it('asks for a token with the JWT bearer grant and the workload token as the assertion', () => {
+    const provider = createMachineIdentityProvider({ grant: 'jwt_bearer', clientId: 'ci', assertion: ' header.payload.signature\n', scopes: ['tools:read'], issuer: 'https://login.example.com' });
+    expect(provider).toBeInstanceOf(McpJwtBearerProvider);
+    const params = provider.prepareTokenRequest!('tools:read') as URLSearchParams;
+    expect(Object.fromEntries(params)).toEqual({ grant_type: JWT_BEARER_GRANT, assertion: 'header.payload.signature', scope: 'tools:read' });
+    expect(provider.clientInformation()).toEqual({ client_id: 'ci', issuer: 'https://login.example.com' });
+    expect(provider.redirectUrl).toBeUndefined();
+    expect(() => provider.redirectToAuthorization(new URL('https://x'))).toThrow(McpMachineIdentityError);
   });
 });
