@@ -19,8 +19,11 @@ describe('OAuth client credentials against oidc-provider', () => {
   const signingKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   let issuer = '';
   let mcpUrl = '';
+  /** The same MCP server, accepting only DPoP-bound tokens. */
+  let dpopUrl = '';
   let authServer: http.Server;
   let resourceServer: Awaited<ReturnType<typeof startProcess>>;
+  let dpopServer: Awaited<ReturnType<typeof startProcess>>;
   /** Token requests the authorization server received, by client, with their outcome. */
   const tokenRequests: Array<{ client: string | undefined; ok: boolean; error?: string }> = [];
   const harnesses: McpHarness[] = [];
@@ -30,6 +33,8 @@ describe('OAuth client credentials against oidc-provider', () => {
     issuer = `http://127.0.0.1:${authPort}`;
     const mcpPort = await freePort();
     mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
+    const dpopPort = await freePort();
+    dpopUrl = `http://127.0.0.1:${dpopPort}/mcp`;
     // oidc-provider is ESM only.
     const { default: Provider, errors } = await import('oidc-provider');
     const provider = new Provider(issuer, {
@@ -58,8 +63,8 @@ describe('OAuth client credentials against oidc-provider', () => {
           defaultResource: () => mcpUrl,
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx, indicator) => {
-            if (indicator !== mcpUrl) throw new errors.InvalidTarget();
-            return { scope: SCOPE, audience: mcpUrl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
+            if (indicator !== mcpUrl && indicator !== dpopUrl) throw new errors.InvalidTarget();
+            return { scope: SCOPE, audience: indicator, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
           },
         },
       },
@@ -69,17 +74,19 @@ describe('OAuth client credentials against oidc-provider', () => {
     authServer = http.createServer(provider.callback());
     await new Promise<void>((resolve) => authServer.listen(authPort, '127.0.0.1', resolve));
     resourceServer = await startProcess(process.execPath, [repoPath('test/fixtures/servers/resourceServer.mjs'), `--issuer=${issuer}`, `--port=${mcpPort}`], { ready: /listening \d+/ });
+    dpopServer = await startProcess(process.execPath, [repoPath('test/fixtures/servers/resourceServer.mjs'), `--issuer=${issuer}`, `--port=${dpopPort}`, '--dpop'], { ready: /listening \d+/ });
   });
 
   afterAll(async () => {
     await Promise.all(harnesses.map((h) => h.dispose()));
     await resourceServer?.stop();
+    await dpopServer?.stop();
     await new Promise((resolve) => authServer?.close(resolve));
   });
 
-  async function connect(oauth: Record<string, unknown>, env: Record<string, string>) {
+  async function connect(oauth: Record<string, unknown>, env: Record<string, string>, url = mcpUrl) {
     // No auth host: a machine identity needs no person, browser or token store.
-    const harness = new McpHarness({ userServers: { label: 'test', jsonPath: 'servers', entries: { api: { type: 'http', url: mcpUrl, oauth } } }, env, reconnectDelaysMs: [] });
+    const harness = new McpHarness({ userServers: { label: 'test', jsonPath: 'servers', entries: { api: { type: 'http', url, oauth } } }, env, reconnectDelaysMs: [] });
     harnesses.push(harness);
     await harness.start();
     return harness;
@@ -136,5 +143,22 @@ describe('OAuth client credentials against oidc-provider', () => {
     const h = await connect({ grant: 'client_credentials', clientId: 'svc-basic', clientSecret: '${env:SVC_SECRET}', issuer: 'https://login.example.com' }, { SVC_SECRET: 'the-right-secret' });
     expect(h.servers()[0]!.state).toBe('error');
     expect(tokenRequests.slice(before)).toEqual([]);
+  });
+
+  it('with "dpop": true the token is bound to a key of the connection, and every MCP request proves it (RFC 9449)', async () => {
+    const stats = async () => (await (await fetch(`${dpopUrl.replace(/\/mcp$/, '')}/test/stats`)).json()) as { accepted: number; dpop: number };
+    const before = await stats();
+    const h = await connect({ grant: 'client_credentials', clientId: 'svc-basic', clientSecret: '${env:SVC_SECRET}', issuer, dpop: true }, { SVC_SECRET: 'the-right-secret' }, dpopUrl);
+    expect(h.servers()[0]).toMatchObject({ state: 'running' });
+    expect(await whoami(h)).toMatchObject({ client_id: 'svc-basic' });
+    const after = await stats();
+    // Every request the server accepted carried a proof made with the token's key.
+    expect(after.dpop - before.dpop).toBe(after.accepted - before.accepted);
+    expect(after.accepted - before.accepted).toBeGreaterThan(1);
+  });
+
+  it('a Bearer token is refused where the server wants DPoP', async () => {
+    const h = await connect({ grant: 'client_credentials', clientId: 'svc-basic', clientSecret: '${env:SVC_SECRET}', issuer }, { SVC_SECRET: 'the-right-secret' }, dpopUrl);
+    expect(h.servers()[0]).toMatchObject({ state: 'error', error: expect.stringContaining('the server refused the access token obtained with the client credentials of "svc-basic"') });
   });
 });

@@ -1,5 +1,6 @@
 import {
   ClientCredentialsProvider,
+  DpopSession,
   PrivateKeyJwtProvider,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -36,6 +37,23 @@ export function isMachineIdentity(oauth: McpOAuthClientConfig | undefined): oaut
  * ever written anywhere. With `issuer`, the credentials are sent to that authorization server only.
  */
 export function createMachineIdentityProvider(oauth: McpOAuthClientConfig): OAuthClientProvider {
+  const provider = createProvider(oauth);
+  return oauth.dpop ? withDpop(provider) : provider;
+}
+
+/**
+ * `provider` asking for DPoP-bound tokens (RFC 9449, SEP-1932): the SDK then signs a proof into
+ * every token request and presents the token with the `DPoP` scheme and a fresh proof on every MCP
+ * request, answering nonce challenges from either server. The key pair is made for this
+ * connection and never leaves memory (non-extractable), like the tokens it binds.
+ */
+function withDpop(provider: OAuthClientProvider): OAuthClientProvider {
+  const session = DpopSession.create();
+  provider.dpop = () => session;
+  return provider;
+}
+
+function createProvider(oauth: McpOAuthClientConfig): OAuthClientProvider {
   const scope = oauth.scopes && oauth.scopes.length > 0 ? oauth.scopes.join(' ') : undefined;
   if (oauth.grant === 'jwt_bearer') {
     if (!oauth.assertion) throw new McpMachineIdentityError('oauth.assertion is empty: the JWT bearer grant needs the workload\'s token');

@@ -91,6 +91,7 @@ const serverFields = {
       scopes: z.array(z.string()).optional(),
       grant: z.enum(['authorization_code', 'client_credentials', 'jwt_bearer'], { error: (issue) => `expected "authorization_code", "client_credentials" or "jwt_bearer", got ${JSON.stringify(issue.input)}` }).optional(),
       assertion: z.string().optional(),
+      dpop: z.boolean().optional(),
       privateKey: z.string().optional(),
       signingAlgorithm: z.string().min(1, { error: 'must not be empty' }).optional(),
       issuer: z.string().min(1, { error: 'must not be empty' }).optional(),
@@ -229,6 +230,7 @@ function machineIdentityIssues(oauth: unknown): McpSchemaIssue[] {
     return issues;
   }
   if (oauth.grant !== 'client_credentials') {
+    if (oauth.dpop !== undefined) at('dpop', 'only used with "grant": "client_credentials" or "jwt_bearer"');
     onlyWith(['privateKey', 'signingAlgorithm', 'issuer'], 'client_credentials');
     onlyWith(['assertion'], 'jwt_bearer');
     return issues;

@@ -80,6 +80,8 @@ export interface McpOAuthClientConfig {
   readonly issuer?: string;
   /** jwt_bearer (workload identity federation, RFC 7523 §2.1): the workload's JWT, e.g. a CI job's OIDC token. */
   readonly assertion?: string;
+  /** client_credentials and jwt_bearer: ask for sender-constrained (DPoP, RFC 9449) tokens, proved with a key of this connection's own. */
+  readonly dpop?: boolean;
 }
 
 export type McpOAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt_bearer';

@@ -26,6 +26,7 @@ describe('oauth with grant "client_credentials"', () => {
     [{ clientId: 'app', privateKey: '${env:KEY}' }, 'mcpServers.api.oauth.privateKey: only used with "grant": "client_credentials"'],
     [{ grant: 'password', clientId: 'svc' }, 'mcpServers.api.oauth.grant: expected "authorization_code", "client_credentials" or "jwt_bearer", got "password"'],
     [{ grant: 'jwt_bearer', clientId: 'ci' }, 'mcpServers.api.oauth: jwt_bearer needs "assertion"'],
+    [{ clientId: 'app', dpop: true }, 'mcpServers.api.oauth.dpop: only used with "grant": "client_credentials" or "jwt_bearer"'],
     [{ grant: 'jwt_bearer', clientId: 'ci', assertion: 'eyJhbGciOi.x.y' }, 'mcpServers.api.oauth.assertion: must be "${input:ID}" or "${env:NAME}"'],
     [{ grant: 'jwt_bearer', clientId: 'ci', assertion: '${env:T}', clientSecret: '${env:S}' }, 'mcpServers.api.oauth.clientSecret: only used with "grant": "client_credentials"'],
     [{ grant: 'client_credentials', clientId: 'svc', clientSecret: '${env:A}', assertion: '${env:T}' }, 'mcpServers.api.oauth.assertion: only used with "grant": "jwt_bearer"'],
@@ -89,5 +90,13 @@ describe('oauth with grant "jwt_bearer" (workload identity federation)', () => {
     expect(provider.clientInformation()).toEqual({ client_id: 'ci', issuer: 'https://login.example.com' });
     expect(provider.redirectUrl).toBeUndefined();
     expect(() => provider.redirectToAuthorization(new URL('https://x'))).toThrow(McpMachineIdentityError);
+    expect(provider.dpop).toBeUndefined();
+  });
+
+  it('with "dpop" keeps one DPoP session (one key) for the connection', async () => {
+    const provider = createMachineIdentityProvider({ grant: 'jwt_bearer', clientId: 'ci', assertion: 'a.b.c', dpop: true });
+    const first = await provider.dpop!();
+    expect(first?.thumbprint).toMatch(/^[\w-]{43}$/);
+    expect(await provider.dpop!()).toBe(first);
   });
 });
