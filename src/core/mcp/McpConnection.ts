@@ -11,6 +11,7 @@ import { formatSeconds } from './describe';
 import { McpSession, type IMcpClientHandlers, type McpCallOptions } from './McpSession';
 import { McpAuthRequiredError, type IMcpAuthHost } from '../auth/types';
 import { oauthSecretKey } from '../auth/McpOAuthProvider';
+import { dpopSecretKey } from '../auth/McpDpopKeys';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [1000, 2000, 4000];
@@ -158,7 +159,11 @@ export class McpConnection extends Disposable {
   async signOut(): Promise<void> {
     await this.stop();
     const resolved = await this._o.resolveLaunch(this._definition);
-    if (resolved.ok && resolved.value.url !== undefined) await this._o.authHost?.secrets.delete(oauthSecretKey(resolved.value.url));
+    if (resolved.ok && resolved.value.url !== undefined) {
+      await this._o.authHost?.secrets.delete(oauthSecretKey(resolved.value.url));
+      // The key that DPoP-bound tokens were proved with goes with them.
+      await this._o.authHost?.secrets.delete(dpopSecretKey(resolved.value.url));
+    }
     if (this._started) await this.start();
   }
 
