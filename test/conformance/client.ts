@@ -15,6 +15,8 @@ const HEADER_SCENARIO = 'http-custom-headers';
 const CLIENT_CREDENTIALS_SCENARIO = 'auth/client-credentials-';
 /** The workload identity federation scenario: a workload's JWT as the grant (SEP-1933). */
 const WIF_SCENARIO = 'auth/wif-jwt-bearer';
+/** Enterprise-managed authorization: an IdP's ID token exchanged for an ID-JAG, then an access token (SEP-990). */
+const ENTERPRISE_SCENARIO = 'auth/enterprise-managed-authorization';
 
 /** The scenario's context: pre-registered client credentials for auth/pre-registration. */
 function scenarioContext(): Record<string, unknown> {
@@ -30,6 +32,12 @@ function scenarioContext(): Record<string, unknown> {
  * key in the environment, the entry naming it with `${env:...}`.
  */
 function machineIdentity(scenario: string, context: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (scenario === ENTERPRISE_SCENARIO && typeof context.client_id === 'string' && typeof context.client_secret === 'string' && typeof context.idp_id_token === 'string') {
+    process.env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
+    process.env.CONFORMANCE_ID_TOKEN = context.idp_id_token;
+    const idp = { issuer: context.idp_issuer, tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: '${env:CONFORMANCE_ID_TOKEN}' };
+    return { grant: 'enterprise_managed', clientId: context.client_id, clientSecret: '${env:CONFORMANCE_CLIENT_SECRET}', idp };
+  }
   if (scenario === WIF_SCENARIO && typeof context.client_id === 'string' && typeof context.valid_jwt === 'string') {
     process.env.CONFORMANCE_WORKLOAD_JWT = context.valid_jwt;
     return { grant: 'jwt_bearer', clientId: context.client_id, assertion: '${env:CONFORMANCE_WORKLOAD_JWT}' };

@@ -22,8 +22,18 @@ import { capture, run, runMain } from './capture.mjs';
 import { parseChecks } from './checks.mjs';
 
 const SCENARIOS = ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'];
-/** Extension scenarios the client implements: each must pass (client credentials, SEP-1046; workload identity federation, SEP-1933; DPoP, SEP-1932). */
-const REQUIRED_EXTENSIONS = ['auth/client-credentials-basic', 'auth/client-credentials-jwt', 'auth/wif-jwt-bearer', 'auth/dpop', 'auth/dpop-nonce'];
+/**
+ * Extension scenarios the client implements: each must pass (client credentials, SEP-1046;
+ * enterprise-managed authorization, SEP-990; workload identity federation, SEP-1933; DPoP, SEP-1932).
+ */
+const REQUIRED_EXTENSIONS = [
+  'auth/client-credentials-basic',
+  'auth/client-credentials-jwt',
+  'auth/enterprise-managed-authorization',
+  'auth/wif-jwt-bearer',
+  'auth/dpop',
+  'auth/dpop-nonce',
+];
 const NODE24_VERSION = '24.22.3';
 const CLIENT_TIMEOUT_MS = 30_000;
 

@@ -190,7 +190,7 @@ export class McpHttpAuth {
    */
   private _translateMachine(err: unknown): unknown {
     const { clientId, grant } = this._o.preregistered!;
-    const what = grant === 'jwt_bearer' ? `workload token of "${clientId}"` : `client credentials of "${clientId}"`;
+    const what = grant === 'jwt_bearer' ? `workload token of "${clientId}"` : grant === 'enterprise_managed' ? `enterprise-managed sign-in of "${clientId}"` : `client credentials of "${clientId}"`;
     const oauth = findCause(err, OAuthError);
     if (oauth) return new Error(`the authorization server refused the ${what}: ${safeCode(oauth.code)}${oauth.message ? ` (${oauth.message})` : ''}`, { cause: err });
     const status = err instanceof SdkHttpError ? err.status : undefined;

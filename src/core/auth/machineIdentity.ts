@@ -1,5 +1,8 @@
 import {
   ClientCredentialsProvider,
+  CrossAppAccessProvider,
+  discoverAndRequestJwtAuthGrant,
+  requestJwtAuthorizationGrant,
   DpopSession,
   PrivateKeyJwtProvider,
   type OAuthClientMetadata,
@@ -24,8 +27,8 @@ export class McpMachineIdentityError extends Error {
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** Whether `oauth` is a machine identity (client credentials, or a workload's JWT): no person and no browser. */
-export function isMachineIdentity(oauth: McpOAuthClientConfig | undefined): oauth is McpOAuthClientConfig & { grant: 'client_credentials' | 'jwt_bearer' } {
-  return oauth?.grant === 'client_credentials' || oauth?.grant === 'jwt_bearer';
+export function isMachineIdentity(oauth: McpOAuthClientConfig | undefined): oauth is McpOAuthClientConfig & { grant: 'client_credentials' | 'jwt_bearer' | 'enterprise_managed' } {
+  return oauth?.grant === 'client_credentials' || oauth?.grant === 'jwt_bearer' || oauth?.grant === 'enterprise_managed';
 }
 
 /**
@@ -55,6 +58,7 @@ function withDpop(provider: OAuthClientProvider): OAuthClientProvider {
 
 function createProvider(oauth: McpOAuthClientConfig): OAuthClientProvider {
   const scope = oauth.scopes && oauth.scopes.length > 0 ? oauth.scopes.join(' ') : undefined;
+  if (oauth.grant === 'enterprise_managed') return enterpriseManaged(oauth);
   if (oauth.grant === 'jwt_bearer') {
     if (!oauth.assertion) throw new McpMachineIdentityError('oauth.assertion is empty: the JWT bearer grant needs the workload\'s token');
     return new McpJwtBearerProvider(oauth.clientId, oauth.assertion.trim(), scope, oauth.issuer);
@@ -66,6 +70,39 @@ function createProvider(oauth: McpOAuthClientConfig): OAuthClientProvider {
   }
   if (!oauth.clientSecret) throw new McpMachineIdentityError('oauth.clientSecret is empty: the client credentials grant needs the secret (or a privateKey)');
   return new ClientCredentialsProvider({ ...common, clientSecret: oauth.clientSecret });
+}
+
+/**
+ * Enterprise-managed authorization (the SDK's `CrossAppAccessProvider`): the ID token the
+ * organisation's identity provider issued is exchanged there for an ID-JAG (RFC 8693 token
+ * exchange), which the MCP server's authorization server takes as a JWT bearer grant, with no
+ * browser step. The ID token comes from `${input:...}` or `${env:...}` like any secret.
+ */
+function enterpriseManaged(oauth: McpOAuthClientConfig): OAuthClientProvider {
+  const idp = oauth.idp;
+  if (!idp?.idToken) throw new McpMachineIdentityError('oauth.idp.idToken is empty: enterprise-managed authorization needs the identity provider\'s ID token');
+  if (!oauth.clientSecret) throw new McpMachineIdentityError('oauth.clientSecret is empty');
+  return new CrossAppAccessProvider({
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    clientName: 'MCP Harness',
+    ...(oauth.issuer ? { expectedIssuer: oauth.issuer } : {}),
+    assertion: async (ctx) => {
+      const request = {
+        audience: ctx.authorizationServerUrl,
+        resource: ctx.resourceUrl,
+        idToken: idp.idToken.trim(),
+        clientId: idp.clientId,
+        ...(idp.clientSecret ? { clientSecret: idp.clientSecret } : {}),
+        scope: ctx.scope,
+        fetchFn: ctx.fetchFn,
+      };
+      const grant = idp.tokenEndpoint
+        ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: idp.tokenEndpoint })
+        : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: idp.issuer });
+      return grant.jwtAuthGrant;
+    },
+  });
 }
 
 /**

@@ -89,7 +89,20 @@ const serverFields = {
       clientId: z.string().min(1, { error: 'must not be empty' }),
       clientSecret: z.string().optional(),
       scopes: z.array(z.string()).optional(),
-      grant: z.enum(['authorization_code', 'client_credentials', 'jwt_bearer'], { error: (issue) => `expected "authorization_code", "client_credentials" or "jwt_bearer", got ${JSON.stringify(issue.input)}` }).optional(),
+      grant: z
+        .enum(['authorization_code', 'client_credentials', 'jwt_bearer', 'enterprise_managed'], {
+          error: (issue) => `expected "authorization_code", "client_credentials", "jwt_bearer" or "enterprise_managed", got ${JSON.stringify(issue.input)}`,
+        })
+        .optional(),
+      idp: z
+        .strictObject({
+          issuer: z.string().min(1, { error: 'must not be empty' }),
+          tokenEndpoint: z.string().min(1, { error: 'must not be empty' }).optional(),
+          clientId: z.string().min(1, { error: 'must not be empty' }),
+          clientSecret: z.string().optional(),
+          idToken: z.string(),
+        })
+        .optional(),
       assertion: z.string().optional(),
       dpop: z.boolean().optional(),
       privateKey: z.string().optional(),
@@ -223,6 +236,20 @@ function machineIdentityIssues(oauth: unknown): McpSchemaIssue[] {
       if (typeof value === 'string' && !SECRET_REFERENCE.test(value)) at(field, 'must be "${input:ID}" or "${env:NAME}": a machine identity\'s secret is never written into settings');
     }
   };
+  if (oauth.grant === 'enterprise_managed') {
+    if (oauth.clientSecret === undefined) issues.push({ path: ['oauth'], message: 'enterprise_managed needs "clientSecret" (the client at the MCP server\'s authorization server)' });
+    if (oauth.idp === undefined) issues.push({ path: ['oauth'], message: 'enterprise_managed needs "idp": {"issuer", "clientId", "idToken"}' });
+    mustBeReference(['clientSecret']);
+    if (isJsonObject(oauth.idp)) {
+      for (const field of ['idToken', 'clientSecret']) {
+        const value = oauth.idp[field];
+        if (typeof value === 'string' && !SECRET_REFERENCE.test(value)) issues.push({ path: ['oauth', 'idp', field], message: 'must be "${input:ID}" or "${env:NAME}": it is never written into settings' });
+      }
+    }
+    onlyWith(['privateKey', 'signingAlgorithm', 'assertion'], 'client_credentials or jwt_bearer');
+    return issues;
+  }
+  if (oauth.idp !== undefined) at('idp', 'only used with "grant": "enterprise_managed"');
   if (oauth.grant === 'jwt_bearer') {
     if (oauth.assertion === undefined) issues.push({ path: ['oauth'], message: 'jwt_bearer needs "assertion": the workload\'s JWT, as "${env:NAME}" or "${input:ID}"' });
     mustBeReference(['assertion']);

@@ -42,6 +42,8 @@ export function serverTemplateFields(def: McpServerDefinition): McpTemplateField
     add('oauth.clientSecret', def.oauth?.clientSecret);
     add('oauth.privateKey', def.oauth?.privateKey);
     add('oauth.assertion', def.oauth?.assertion);
+    add('oauth.idp.clientSecret', def.oauth?.idp?.clientSecret);
+    add('oauth.idp.idToken', def.oauth?.idp?.idToken);
   }
   return fields;
 }

@@ -82,9 +82,25 @@ export interface McpOAuthClientConfig {
   readonly assertion?: string;
   /** client_credentials and jwt_bearer: ask for sender-constrained (DPoP, RFC 9449) tokens, proved with a key of this connection's own. */
   readonly dpop?: boolean;
+  /** enterprise_managed: the organisation's identity provider and the ID token it issued the user. */
+  readonly idp?: McpIdentityProviderConfig;
 }
 
-export type McpOAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt_bearer';
+/**
+ * `oauth.idp` of enterprise-managed authorization: the ID token is exchanged at the identity
+ * provider for an ID-JAG (RFC 8693), which the MCP server's authorization server takes as a JWT
+ * bearer grant (RFC 7523).
+ */
+export interface McpIdentityProviderConfig {
+  readonly issuer: string;
+  /** The token endpoint, when the identity provider's metadata should not be discovered from `issuer`. */
+  readonly tokenEndpoint?: string;
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  readonly idToken: string;
+}
+
+export type McpOAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt_bearer' | 'enterprise_managed';
 
 /** What a sandboxed stdio server may reach; `true` in a config file is `{}` (the defaults). */
 export interface McpSandboxConfig {

@@ -9,6 +9,11 @@ function parse(oauth: unknown) {
 }
 
 describe('oauth with grant "client_credentials"', () => {
+  it('accepts enterprise-managed authorization with the ID token as a variable', () => {
+    const parsed = parse({ grant: 'enterprise_managed', clientId: 'app', clientSecret: '${env:S}', idp: { issuer: 'https://idp.example.com', clientId: 'idp-app', idToken: '${input:id-token}' } });
+    expect(parsed.errors).toEqual([]);
+  });
+
   it('accepts a secret or a key given as a variable', () => {
     const secret = parse({ grant: 'client_credentials', clientId: 'svc', clientSecret: '${env:SVC_SECRET}', scopes: ['read'], issuer: 'https://auth.example.com' });
     expect(secret.errors).toEqual([]);
@@ -24,8 +29,11 @@ describe('oauth with grant "client_credentials"', () => {
     [{ grant: 'client_credentials', clientId: 'svc', privateKey: 'prefix-${env:KEY}' }, 'mcpServers.api.oauth.privateKey: must be "${input:ID}" or "${env:NAME}"'],
     [{ grant: 'client_credentials', clientId: 'svc', clientSecret: '${env:A}', signingAlgorithm: 'ES256' }, 'mcpServers.api.oauth.signingAlgorithm: only used with "privateKey"'],
     [{ clientId: 'app', privateKey: '${env:KEY}' }, 'mcpServers.api.oauth.privateKey: only used with "grant": "client_credentials"'],
-    [{ grant: 'password', clientId: 'svc' }, 'mcpServers.api.oauth.grant: expected "authorization_code", "client_credentials" or "jwt_bearer", got "password"'],
+    [{ grant: 'password', clientId: 'svc' }, 'mcpServers.api.oauth.grant: expected "authorization_code", "client_credentials", "jwt_bearer" or "enterprise_managed", got "password"'],
     [{ grant: 'jwt_bearer', clientId: 'ci' }, 'mcpServers.api.oauth: jwt_bearer needs "assertion"'],
+    [{ grant: 'enterprise_managed', clientId: 'app', clientSecret: '${env:S}' }, 'mcpServers.api.oauth: enterprise_managed needs "idp"'],
+    [{ grant: 'enterprise_managed', clientId: 'app', clientSecret: '${env:S}', idp: { issuer: 'https://idp', clientId: 'c', idToken: 'eyJ.x.y' } }, 'mcpServers.api.oauth.idp.idToken: must be "${input:ID}" or "${env:NAME}"'],
+    [{ clientId: 'app', idp: { issuer: 'https://idp', clientId: 'c', idToken: '${env:T}' } }, 'mcpServers.api.oauth.idp: only used with "grant": "enterprise_managed"'],
     [{ clientId: 'app', dpop: true }, 'mcpServers.api.oauth.dpop: only used with "grant": "client_credentials" or "jwt_bearer"'],
     [{ grant: 'jwt_bearer', clientId: 'ci', assertion: 'eyJhbGciOi.x.y' }, 'mcpServers.api.oauth.assertion: must be "${input:ID}" or "${env:NAME}"'],
     [{ grant: 'jwt_bearer', clientId: 'ci', assertion: '${env:T}', clientSecret: '${env:S}' }, 'mcpServers.api.oauth.clientSecret: only used with "grant": "client_credentials"'],
