@@ -13,4 +13,6 @@ export interface CliOptions {
   readonly hookFiles: string[];
   /** `--claude-hooks`: also run the hooks of the workspace's `.claude/settings.json`. */
   readonly claudeHooks: boolean;
+  /** `--policy FILE` or `MCP_HARNESS_POLICY`: the organisation's server policy. */
+  readonly policyFile?: string;
 }

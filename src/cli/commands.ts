@@ -1,4 +1,4 @@
-import { formatConfigError, type McpHarness, type ToolCallOutcome } from '../core';
+import { formatConfigError, serverPolicyFingerprint, type McpHarness, type ToolCallOutcome } from '../core';
 import { renderHooks, terminalDecider } from './cliHooks';
 import type { CliOptions } from './CliOptions';
 import { oneLine, renderTable } from './table';
@@ -18,6 +18,8 @@ export async function runList(harness: McpHarness, options: CliOptions): Promise
       serverInfo: s.serverInfo ?? null,
       protocolVersion: s.protocolVersion ?? null,
       origin: s.origin,
+      // What an organisation's server policy names this entry by (`{"fingerprint": ...}`).
+      fingerprint: serverPolicyFingerprint(harness.snapshot(s.name)!.definition),
     }));
     process.stdout.write(JSON.stringify({ servers: rows, configErrors: errors }, null, 2) + '\n');
     return 0;

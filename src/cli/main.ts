@@ -11,6 +11,7 @@ import { runDoctor } from './doctor';
 import { runPrompt, runPrompts, runRead, runResources } from './serverItems';
 import { runServe } from './serve';
 import { runSkill, runSkills } from './skills';
+import { POLICY_ENV, policyFileFrom, readCliPolicy } from './cliPolicy';
 
 const USAGE = `mcp-harness ${HARNESS_VERSION}: connect to MCP servers and call their tools
 
@@ -45,6 +46,8 @@ Options:
   --inherit-env      give stdio servers (and hooks) the whole environment, not just the safe variables
   --hooks FILE       another hooks file (repeatable), in Claude Code's format: {"hooks": {"PreToolUse": [...]}}
   --claude-hooks     also run the hooks of the workspace's .claude/settings.json
+  --policy FILE      the organisation's server policy (JSON; default \$${POLICY_ENV}): servers outside it
+                     are listed but never started; a policy that cannot be read lets no server start
   --trace            print JSON-RPC traffic to stderr
   -h, --help         this text
   -v, --version      the version
@@ -70,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
       hooks: { type: 'string', multiple: true },
       'claude-hooks': { type: 'boolean', default: false },
       discover: { type: 'boolean', default: false },
+      policy: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
     },
@@ -88,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
     trace: values.trace,
     hookFiles: (values.hooks ?? []).map((f) => path.resolve(f)),
     claudeHooks: values['claude-hooks'],
+    policyFile: resolvePath(policyFileFrom(values.policy)),
   };
   switch (command) {
     case 'list':
@@ -148,7 +153,9 @@ async function withHarness(
     open: (url) => openInBrowser(url),
     say: (line) => process.stderr.write(`${line}\n`),
   });
+  const serverPolicy = await readCliPolicy(options.policyFile, (line) => process.stderr.write(`mcp-harness: ${line}\n`));
   const harness = new McpHarness({
+    serverPolicy,
     authHost,
     autoStart: auth.autoStart,
     workspaceFolder: options.workspace,
@@ -174,6 +181,10 @@ async function withHarness(
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
   }
+}
+
+function resolvePath(file: string | undefined): string | undefined {
+  return file === undefined ? undefined : path.resolve(file);
 }
 
 function parseToolArgs(text: string | undefined): Record<string, unknown> {

@@ -8,10 +8,12 @@ import {
   HarnessMcpServer,
   loadServeConfig,
   McpHarness,
+  type McpServerPolicyState,
   ServeHttpListener,
   serveStdio,
 } from '../core';
 import { cliHookOptions } from './cliHooks';
+import { POLICY_ENV, policyFileFrom, readCliPolicy } from './cliPolicy';
 import { CliInputResolver } from './CliInputResolver';
 import { UsageError } from './CliOptions';
 import { errorMessage } from '../core/base/errors';
@@ -40,6 +42,7 @@ Usage:
   --inherit-env        give stdio servers (and hooks) the whole environment
   --hooks FILE         another hooks file (repeatable); .harness/hooks.json and the user's hooks file are always read
   --claude-hooks       also run the hooks of the workspace's .claude/settings.json
+  --policy FILE        the organisation's server policy (default \$${POLICY_ENV}); servers outside it never start
   --trace              print the servers' JSON-RPC traffic to stderr
 
 Offered by default: the read-only built-in tools (read_file, list_directory, glob_search, grep_search);
@@ -70,6 +73,7 @@ interface ServeArgs {
   readonly trace: boolean;
   readonly hookFiles: string[];
   readonly claudeHooks: boolean;
+  readonly policyFile?: string;
 }
 
 /** `serve`: runs until the stdio client goes away, or until SIGINT/SIGTERM. */
@@ -87,7 +91,7 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   const expose: ServeRule[] = [...args.expose.map((pattern) => ({ pattern, from: '--expose' })), ...serveConfig.expose.map((e) => ({ pattern: e.pattern, from: describeServeSource(e.source) }))];
   const deny: ServeRule[] = [...args.deny.map((pattern) => ({ pattern, from: '--deny' })), ...serveConfig.deny.map((e) => ({ pattern: e.pattern, from: describeServeSource(e.source) }))];
-  const harness = createServeHarness(args);
+  const harness = createServeHarness(args, await readCliPolicy(args.policyFile, log));
   const audit = new AuditLog(args.auditLog, { onError: (err) => log(`audit log: ${errorMessage(err)}`) });
   const mcp = new HarnessMcpServer(harness, {
     gateway: args.gateway,
@@ -150,12 +154,14 @@ function parseServeArgs(argv: string[]): ServeArgs | undefined {
       trace: { type: 'boolean', default: false },
       hooks: { type: 'string', multiple: true },
       'claude-hooks': { type: 'boolean', default: false },
+      policy: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) return undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const workspace = path.resolve(values.workspace ?? process.cwd());
+  const policyFile = policyFileFrom(values.policy);
   return {
     http: values.http !== undefined ? parseListen(values.http) : undefined,
     gateway: values.gateway,
@@ -171,12 +177,14 @@ function parseServeArgs(argv: string[]): ServeArgs | undefined {
     trace: values.trace,
     hookFiles: (values.hooks ?? []).map((f) => path.resolve(f)),
     claudeHooks: values['claude-hooks'],
+    policyFile: policyFile === undefined ? undefined : path.resolve(policyFile),
   };
 }
 
 /** A harness over the workspace's configuration, with the built-in tools registered. */
-function createServeHarness(args: ServeArgs): McpHarness {
+function createServeHarness(args: ServeArgs, serverPolicy: McpServerPolicyState | undefined): McpHarness {
   const harness = new McpHarness({
+    serverPolicy,
     workspaceFolder: args.workspace,
     configFiles: args.configFiles,
     inheritEnv: args.inheritEnv,

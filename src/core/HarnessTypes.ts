@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { IMcpAuthHost } from './auth/types';
 import type { HookDefinition, HookUserEntries, IMcpInputResolver, McpConfigError, McpDiscoveryOptions, McpProvidedServers, McpServerDefinition, McpUserServers } from './config';
+import type { McpServerPolicyState } from './config/serverPolicy';
 import type { CallProgress, ToolCallOptions } from './calls/types';
 import type { IMcpClock } from './mcp/McpConnection';
 import type { IMcpClientHandlers } from './mcp/McpClientHandlers';
@@ -35,6 +36,11 @@ export interface HarnessOptions {
   readonly inputResolver?: IMcpInputResolver;
   /** Answers to server requests (elicitation, roots). Roots default to the workspace folders. */
   readonly handlers?: IMcpClientHandlers;
+  /**
+   * The organisation's server policy (see `parseServerPolicy`, `loadServerPolicyFile`): servers
+   * outside it are listed but never started. A broken policy (`ok: false`) lets no server start.
+   */
+  readonly serverPolicy?: McpServerPolicyState;
   /** Gate for starting a server; a returned string is why it may not start. */
   checkStart?(definition: McpServerDefinition): Promise<string | undefined>;
   readonly startupTimeoutMs?: number;

@@ -10,6 +10,7 @@ import { ResourceSubscriptions, type ResourceUpdate } from './calls/ResourceSubs
 import { ServerRequests, type ServerRequestOptions } from './calls/ServerRequests';
 import type { ToolCallOptions, ToolCallOutcome, ToolCallRequest } from './calls/types';
 import { loadHooksConfig, loadMcpConfig, type McpConfigError, type McpLaunchResolution, type McpServerDefinition } from './config';
+import { checkServerPolicy } from './config/serverPolicy';
 import { HookRunner, type HookRunRecord, type HookSnapshot } from './hooks';
 import type { HarnessApplyResult, HarnessCallOptions, HarnessCallResult, HarnessOptions, HarnessServer } from './HarnessTypes';
 import { McpServerManager } from './mcp/McpServerManager';
@@ -90,6 +91,7 @@ export class McpHarness {
       handlers: { roots: () => this._roots(), ...options.handlers },
       resolveLaunch: (def) => this._resolveLaunch(def),
       checkStart: options.checkStart,
+      checkPolicy: (def) => checkServerPolicy(this._options.serverPolicy, def),
       reconnectDelaysMs: options.reconnectDelaysMs,
       reconnectMaxDelayMs: options.reconnectMaxDelayMs,
       stableAfterMs: options.reconnectStableAfterMs,
@@ -98,7 +100,7 @@ export class McpHarness {
       defaultStartupTimeoutMs: options.startupTimeoutMs,
       shutdownGraceMs: options.shutdownGraceMs,
       traceEnabled: options.traceEnabled ?? (() => false),
-      auth: options.authHost && new McpServerAuth(options.authHost),
+      auth: new McpServerAuth(options.authHost),
     });
     const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars });
     this._hooks = this._store.add(
@@ -200,10 +202,12 @@ export class McpHarness {
    * Resolves when the servers it started run or have failed, unless `wait` is false.
    */
   async applyConfig(
-    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'providedServers' | 'discover' | 'toolTimeoutMs' | 'maxOutputChars' | 'inheritEnv' | 'hooks'> = {},
+    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'providedServers' | 'discover' | 'toolTimeoutMs' | 'maxOutputChars' | 'inheritEnv' | 'hooks' | 'serverPolicy'> = {},
     options: { restartFailed?: boolean; wait?: boolean } = {},
   ): Promise<HarnessApplyResult> {
+    const policyBefore = JSON.stringify(this._options.serverPolicy ?? null);
     this._options = { ...this._options, ...update };
+    const policyChanged = JSON.stringify(this._options.serverPolicy ?? null) !== policyBefore;
     // One load at a time, in call order: a slow read must never apply over a newer one.
     const applied = this._applying.then(async () => {
       const hookOptions = this._options.hooks ?? {};
@@ -224,8 +228,10 @@ export class McpHarness {
         start: this._options.autoStart ?? true,
         restartFailed: options.restartFailed,
       });
+      // Servers whose definition did not change still answer to a new policy: stopped if it now refuses them, started if it now allows them.
+      const recheck = policyChanged ? this._applyPolicy(diff.unchanged) : Promise.resolve();
       this._onDidChange.fire();
-      return { result: { ...diff, configErrors: errors }, settled };
+      return { result: { ...diff, configErrors: errors }, settled: Promise.all([settled, recheck]).then(() => undefined) };
     });
     this._applying = applied.then(
       () => undefined,
@@ -376,6 +382,21 @@ export class McpHarness {
     return { env: this._options.env, ...(discover === true ? {} : discover) };
   }
 
+  /** Moves each of `names` to what the current policy says: a refused one is stopped (and shown blocked), a newly allowed one started. */
+  private async _applyPolicy(names: readonly string[]): Promise<void> {
+    await Promise.all(
+      names.map(async (name) => {
+        const connection = this._manager.get(name);
+        if (!connection) return;
+        const refused = checkServerPolicy(this._options.serverPolicy, connection.definition) !== undefined;
+        const state = connection.state;
+        const blockedByPolicy = state.kind === 'blocked' && state.policy === true;
+        if (refused && !blockedByPolicy && state.kind !== 'disabled') await this._manager.restart(name);
+        else if (!refused && blockedByPolicy && (this._options.autoStart ?? true)) await this._manager.start(name);
+      }),
+    );
+  }
+
   private _folders(): readonly string[] {
     return this._options.workspaceFolders ?? (this._options.workspaceFolder ? [this._options.workspaceFolder] : []);
   }
@@ -385,6 +406,9 @@ export class McpHarness {
   }
 
   private async _resolveLaunch(def: McpServerDefinition): Promise<McpLaunchResolution> {
+    if (def.sandbox !== undefined && def.type === 'stdio') {
+      return { ok: false, error: '"sandbox" is set, and this build cannot run stdio servers sandboxed yet; the server is not started (it never runs unsandboxed)' };
+    }
     const resolved = await this._launches.resolve(def);
     if (resolved.ok) this._secrets.set(def.name, resolved.value.secretValues);
     return resolved;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable, HARNESS_VERSION, McpHarness, type HarnessApplyResult, type HarnessTool, type HookApprovals } from '../core';
+import { Disposable, HARNESS_VERSION, McpHarness, type HarnessApplyResult, type HarnessTool, type HookApprovals, type McpServerPolicyState } from '../core';
 import { ChatFeature } from './chat/ChatFeature';
 import { registerCommands } from './commands';
 import { VscodeAuthHost } from './VscodeAuthHost';
@@ -9,6 +9,7 @@ import { HookFeature, readHookSettings } from './HookFeature';
 import { ServerApprovals } from './ServerApprovals';
 import { ServerDiscovery, type McpServerProvider } from './ServerDiscovery';
 import { importServersCommand } from './ImportServers';
+import { readServerPolicy } from './ServerPolicySetting';
 import { copyServerConfigurationCommand, GatewayDefinitionProvider } from './ServeIntegration';
 import { ServerLogs } from './ServerLogs';
 import { ServerTreeProvider, type ServerTreeNode } from './ServerTreeProvider';
@@ -49,6 +50,8 @@ export class McpHarnessExtension extends Disposable {
   private _serverCount: number | undefined;
   /** The last ignored-settings report, so that an unchanged one is not shown again at every reload. */
   private _ignoredReport = '';
+  /** The last broken-policy report, likewise. */
+  private _policyReport = '';
 
   constructor(context: vscode.ExtensionContext) {
     super();
@@ -153,7 +156,21 @@ export class McpHarnessExtension extends Disposable {
     const { userServers, ignored } = readUserServers();
     const hooks = readHookSettings(this._hookApprovals);
     this._reportIgnored(ignored, hooks.ignored);
-    return { ...readHostConfig(userServers), ...this._discovery.hostOptions(), hooks: hooks.options };
+    const host = readHostConfig(userServers);
+    this._reportPolicy(host.serverPolicy);
+    return { ...host, ...this._discovery.hostOptions(), hooks: hooks.options };
+  }
+
+  /** A broken server policy is said once per distinct problem: until it is fixed no server starts. */
+  private _reportPolicy(policy: McpServerPolicyState | undefined): void {
+    const problem = policy && !policy.ok ? policy.error : '';
+    if (problem === this._policyReport) return;
+    this._policyReport = problem;
+    if (!problem) return;
+    this._log.error(`server policy: ${problem}; no server starts until it is fixed`);
+    void vscode.window.showErrorMessage(`MCP: the server policy is broken (${problem}); no server starts until it is fixed.`, 'Open User Settings').then((pick) => {
+      if (pick) void vscode.commands.executeCommand('workbench.action.openSettingsJson');
+    });
   }
 
   private _reportIgnored(ignored: readonly IgnoredUserServers[], hookSettings: readonly string[]): void {
@@ -196,6 +213,7 @@ function readHostConfig(userServers: ReturnType<typeof readUserServers>['userSer
     toolTimeoutMs: settings.get<number>('toolTimeoutMs'),
     maxOutputChars: settings.get<number>('maxOutputChars'),
     inheritEnv: settings.get<boolean>('inheritEnvironment'),
+    serverPolicy: readServerPolicy(),
   };
 }
 

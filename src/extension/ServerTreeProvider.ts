@@ -315,7 +315,8 @@ export function serverDescription(s: McpServerSnapshot, enablement: ToolEnableme
     case 'error':
       return firstLine(s.state.message, 80);
     case 'blocked':
-      return firstLine(s.state.reason, 80);
+      // The organisation's rule is the point of the row: it is not cut short.
+      return firstLine(s.state.reason, s.state.policy ? 400 : 80);
     case 'auth_required':
       return 'sign-in required';
     case 'disabled':

@@ -74,6 +74,11 @@ async function reloadCommand(ctx: CommandContext): Promise<HarnessApplyResult> {
 
 async function startServerCommand(ctx: CommandContext, arg: ServerArg): Promise<void> {
   await withServer(ctx, arg, 'Start which server?', async (s) => {
+    if (s.state.kind === 'blocked' && s.state.policy) {
+      // No approval overrides the organisation's policy.
+      void vscode.window.showWarningMessage(`MCP: "${s.name}" is ${s.state.reason}.`);
+      return;
+    }
     if (s.state.kind === 'blocked' && s.state.reason === NOT_TRUSTED) {
       // The command is done once it has refused; the answer is handled whenever it comes.
       void vscode.window.showWarningMessage(`"${s.name}" comes from a workspace file and this workspace is not trusted.`, 'Manage Workspace Trust').then((pick) => {
@@ -93,7 +98,7 @@ async function restartServer(ctx: CommandContext, s: McpServerSnapshot): Promise
 }
 
 async function approveCommand(ctx: CommandContext): Promise<void> {
-  const blocked = ctx.harness.snapshots().filter((s) => s.state.kind === 'blocked' && s.state.reason !== NOT_TRUSTED);
+  const blocked = ctx.harness.snapshots().filter((s) => s.state.kind === 'blocked' && s.state.reason !== NOT_TRUSTED && !s.state.policy);
   if (blocked.length === 0) {
     void vscode.window.showInformationMessage('MCP: no server is waiting for approval.');
     return;

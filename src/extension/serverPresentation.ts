@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as os from 'node:os';
-import { describeLaunch, describeOrigin, describeReconnect, redactEnv, redactHeaders, type McpConfigOrigin, type McpConnectionState, type McpServerSnapshot } from '../core';
+import { describeLaunch, describeOrigin, describeReconnect, redactEnv, redactHeaders, serverPolicyFingerprint, type McpConfigOrigin, type McpConnectionState, type McpServerSnapshot } from '../core';
 
 type Tool = McpServerSnapshot['tools'][number];
 
@@ -48,6 +48,8 @@ export function serverTooltip(s: McpServerSnapshot, now = Date.now()): vscode.Ma
   if (s.protocolVersion) rows.push(['Protocol', protocolLabel(s.protocolVersion)]);
   if (s.startedAt && s.state.kind === 'running') rows.push(['Up for', formatDuration(now - s.startedAt)]);
   if (s.restartCount) rows.push(['Restarts', String(s.restartCount)]);
+  // What an organisation's server policy names this entry by.
+  rows.push(['Fingerprint', code(serverPolicyFingerprint(def))]);
   if (s.state.kind === 'running') rows.push(['Offers', `${s.tools.length} tools, ${s.resources.length} resources, ${s.prompts.length} prompts`]);
   md.appendMarkdown(rows.map(([k, v]) => `${k}: ${v}`).join('  \n'));
   const problem = s.state.kind === 'error' ? s.state.message : s.state.kind === 'reconnecting' ? s.state.reason : s.lastError;

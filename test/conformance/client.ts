@@ -13,6 +13,12 @@ const SCHEMA_ECHO_SCENARIO = 'json-schema-2020-12-preservation';
 const HEADER_SCENARIO = 'http-custom-headers';
 /** The skills scenario that checks a host lists skills without reading any of their files. */
 const SKILLS_LIST_ONLY_SCENARIO = 'sep-2640-client-no-prefetch';
+/** The prefix of the scenarios that give the client a machine identity (SEP-1046). */
+const CLIENT_CREDENTIALS_SCENARIO = 'auth/client-credentials-';
+/** The workload identity federation scenario: a workload's JWT as the grant (SEP-1933). */
+const WIF_SCENARIO = 'auth/wif-jwt-bearer';
+/** Enterprise-managed authorization: an IdP's ID token exchanged for an ID-JAG, then an access token (SEP-990). */
+const ENTERPRISE_SCENARIO = 'auth/enterprise-managed-authorization';
 
 /** The scenario's context: pre-registered client credentials for auth/pre-registration. */
 function scenarioContext(): Record<string, unknown> {
@@ -21,6 +27,33 @@ function scenarioContext(): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/**
+ * The client credentials scenarios configure a machine identity, as a user would: the secret or
+ * key in the environment, the entry naming it with `${env:...}`.
+ */
+function machineIdentity(scenario: string, context: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (scenario === ENTERPRISE_SCENARIO && typeof context.client_id === 'string' && typeof context.client_secret === 'string' && typeof context.idp_id_token === 'string') {
+    process.env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
+    process.env.CONFORMANCE_ID_TOKEN = context.idp_id_token;
+    const idp = { issuer: context.idp_issuer, tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: '${env:CONFORMANCE_ID_TOKEN}' };
+    return { grant: 'enterprise_managed', clientId: context.client_id, clientSecret: '${env:CONFORMANCE_CLIENT_SECRET}', idp };
+  }
+  if (scenario === WIF_SCENARIO && typeof context.client_id === 'string' && typeof context.valid_jwt === 'string') {
+    process.env.CONFORMANCE_WORKLOAD_JWT = context.valid_jwt;
+    return { grant: 'jwt_bearer', clientId: context.client_id, assertion: '${env:CONFORMANCE_WORKLOAD_JWT}' };
+  }
+  if (!scenario.startsWith(CLIENT_CREDENTIALS_SCENARIO) || typeof context.client_id !== 'string') return undefined;
+  const base = { grant: 'client_credentials', clientId: context.client_id };
+  if (typeof context.private_key_pem === 'string') {
+    process.env.CONFORMANCE_PRIVATE_KEY = context.private_key_pem;
+    const alg = typeof context.signing_algorithm === 'string' ? { signingAlgorithm: context.signing_algorithm } : {};
+    return { ...base, privateKey: '${env:CONFORMANCE_PRIVATE_KEY}', ...alg };
+  }
+  if (typeof context.client_secret !== 'string') return undefined;
+  process.env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
+  return { ...base, clientSecret: '${env:CONFORMANCE_CLIENT_SECRET}' };
 }
 
 /** Plays the user's browser: follows the authorization server's redirects to our loopback redirect. */
@@ -44,10 +77,10 @@ async function main(url: string | undefined): Promise<number> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   log(`scenario ${scenario || '(none)'}, server ${url}`);
   const context = scenarioContext();
-  const preregistered =
+  const preregistered = machineIdentity(scenario, context) ?? (
     typeof context.client_id === 'string' && typeof context.client_secret === 'string' && Object.keys(context).length <= 4
       ? { clientId: context.client_id, clientSecret: context.client_secret }
-      : undefined;
+      : undefined);
   const authHost = new CliAuthHost({
     secrets: new MemorySecretStore(),
     allowSignIn: true,

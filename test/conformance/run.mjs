@@ -7,8 +7,8 @@
 // client scenario of the 2025-11-25 and 2026-07-28 requirement lists, each at its revision; the
 // 2026-07-28 list against expected-failures-2026-07-28.yaml, which names what fails today and why.
 // A failing scored check, or a listed failure that now passes, fails the run. Last it reports the
-// `extensions` scenarios (opt-in extensions): the Skills extension's (REQUIRED_EXTENSIONS) must pass,
-// the others are reported and never fail the run; `--extensions` runs only those.
+// `extensions` scenarios (opt-in extensions); those in REQUIRED_EXTENSIONS (the ones we implement)
+// fail the run when they do not pass, the others are reported only. `--extensions` runs only those.
 //
 // The suite's CLI needs Node 22 or later; our client runs on the Node that runs this script (20)
 // when it can. Results land in test-results/conformance/<scenario>-<time>/checks.json. Exits 1 when
@@ -22,8 +22,24 @@ import { capture, run, runMain } from './capture.mjs';
 import { parseChecks } from './checks.mjs';
 
 const SCENARIOS = ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'];
-/** Extension scenarios the client implements: each must pass (at least one check, none failing). */
-const REQUIRED_EXTENSIONS = /^sep-2640-client-/;
+/**
+ * Extension scenarios the client implements: each must pass (client credentials, SEP-1046;
+ * enterprise-managed authorization, SEP-990; workload identity federation, SEP-1933; DPoP, SEP-1932;
+ * server skills, SEP-2640).
+ */
+const REQUIRED_EXTENSIONS = [
+  'auth/client-credentials-basic',
+  'auth/client-credentials-jwt',
+  'auth/enterprise-managed-authorization',
+  'auth/wif-jwt-bearer',
+  'auth/dpop',
+  'auth/dpop-nonce',
+  // Server skills, SEP-2640.
+  'sep-2640-client-no-prefetch',
+  'sep-2640-client-verify-digest',
+  'sep-2640-client-verify-size',
+  'sep-2640-client-verify-frontmatter',
+];
 const NODE24_VERSION = '24.22.3';
 const CLIENT_TIMEOUT_MS = 30_000;
 
@@ -97,8 +113,8 @@ async function runRequirementList({ revision, expectedFailures }, node24, client
 /**
  * The suite's `extensions` scenarios (opt-in protocol extensions: DPoP, client credentials,
  * enterprise-managed authorization, skills), run one at a time at the newest revision and reported
- * with their counts. They are not part of any revision's requirements; only the ones the client
- * implements (REQUIRED_EXTENSIONS) fail the run. Resolves whether every required one passed.
+ * with their counts. They are not part of any revision's requirements; only the ones we implement
+ * (REQUIRED_EXTENSIONS) must pass. Resolves whether they all did (and were all listed).
  */
 async function reportExtensions(node24, clientNode, verbose) {
   const listing = await capture(node24, [nextSuiteCli, 'list', '--client'], root);
@@ -109,9 +125,8 @@ async function reportExtensions(node24, clientNode, verbose) {
   let checksPassed = 0;
   let checksTotal = 0;
   let ok = true;
-  const required = names.filter((n) => REQUIRED_EXTENSIONS.test(n));
-  if (required.length === 0) {
-    console.log(`FAIL  no extension scenario matches ${REQUIRED_EXTENSIONS}`);
+  for (const missing of REQUIRED_EXTENSIONS.filter((n) => !names.includes(n))) {
+    console.log(`FAIL  extension  ${missing.padEnd(42)} required, but the suite no longer lists it`);
     ok = false;
   }
   for (const name of names) {
@@ -119,13 +134,13 @@ async function reportExtensions(node24, clientNode, verbose) {
     checksPassed += passed;
     checksTotal += passed + failed.length;
     if (clean && passed > 0) passing++;
-    const isRequired = REQUIRED_EXTENSIONS.test(name);
-    if (isRequired && !(clean && passed > 0)) ok = false;
-    const verdict = isRequired && !(clean && passed > 0) ? 'FAIL ' : !clean ? 'no   ' : passed > 0 ? 'yes  ' : 'n/a  ';
-    console.log(`${verdict} extension  ${name.padEnd(42)} ${passed} passed, ${failed.length} failed${skipped ? `, ${skipped} skipped` : ''}`);
+    const required = REQUIRED_EXTENSIONS.includes(name);
+    if (required && !(clean && passed > 0)) ok = false;
+    const verdict = required ? (clean && passed > 0 ? 'ok   ' : 'FAIL ') : !clean ? 'no   ' : passed > 0 ? 'yes  ' : 'n/a  ';
+    console.log(`${verdict} extension  ${name.padEnd(42)} ${passed} passed, ${failed.length} failed${skipped ? `, ${skipped} skipped` : ''}${required ? ' (required)' : ''}`);
     if (!clean) for (const c of failed) console.log(`       ${c.id}: ${c.errorMessage ?? c.details?.message ?? c.description}`);
   }
-  console.log(`extensions: ${passing}/${names.length} scenarios passing, ${checksPassed}/${checksTotal} checks (required: ${required.join(', ')})`);
+  console.log(`extensions: ${passing}/${names.length} scenarios passing, ${checksPassed}/${checksTotal} checks; required (${REQUIRED_EXTENSIONS.join(', ')}): ${ok ? 'all pass' : 'FAILED'}`);
   return ok;
 }
 

@@ -1,8 +1,9 @@
-import { SdkHttpError, UnauthorizedError, type FetchLike } from '@modelcontextprotocol/client';
+import { OAuthError, SdkHttpError, UnauthorizedError, type FetchLike, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { McpOAuthClientConfig } from '../config/types';
 import { guardAuthFetch } from './McpAuthFetchGuard';
 import { McpOAuthProvider, readMissingScopes, readSignInState } from './McpOAuthProvider';
 import { McpTokenRefresher } from './McpTokenRefresher';
+import { createMachineIdentityProvider, isMachineIdentity } from './machineIdentity';
 import { isAuthFailure, McpAuthRequiredError, McpScopeRequiredError, type IMcpAuthHost, type IMcpConnectAuth, type IMcpRedirectReceiver, type McpFinishAuth } from './types';
 import { findCause } from '../base/errors';
 
@@ -12,7 +13,8 @@ const MAX_SIGN_INS = 2;
 export interface McpHttpAuthOptions {
   readonly server: string;
   readonly serverUrl: string;
-  readonly host: IMcpAuthHost;
+  /** Asking, the redirect and the token store; without it only a machine identity can authenticate. */
+  readonly host?: IMcpAuthHost;
   /** Whether the user asked to sign in now; otherwise only stored tokens are used (and refreshed). */
   readonly interactive: boolean;
   readonly preregistered?: McpOAuthClientConfig;
@@ -39,13 +41,21 @@ export class McpHttpAuth implements IMcpConnectAuth {
 
   private constructor(
     private readonly _o: McpHttpAuthOptions,
-    /** Undefined: nothing stored and no sign-in asked for, so a 401 means "sign-in required". */
-    readonly provider: McpOAuthProvider | undefined,
+    /**
+     * Undefined: nothing stored and no sign-in asked for, so a 401 means "sign-in required". A
+     * machine identity's provider is the SDK's (client credentials), needing no person at all.
+     */
+    readonly provider: OAuthClientProvider | undefined,
   ) {}
 
   static async create(options: McpHttpAuthOptions): Promise<McpHttpAuth> {
     const { host, serverUrl, preregistered } = options;
     if (options.hasAuthorizationHeader) return new McpHttpAuth(options, undefined);
+    if (isMachineIdentity(preregistered)) {
+      if (!preregistered.issuer) options.log?.(`oauth.issuer is not set: the ${preregistered.grant === 'jwt_bearer' ? 'workload token goes' : 'client credentials go'} to whichever authorization server this MCP server names`);
+      return new McpHttpAuth(options, createMachineIdentityProvider(preregistered));
+    }
+    if (!host) return new McpHttpAuth(options, undefined);
     const state = await readSignInState(host.secrets, serverUrl);
     if (!options.interactive && state !== 'tokens') {
       const auth = new McpHttpAuth(options, undefined);
@@ -65,6 +75,16 @@ export class McpHttpAuth implements IMcpConnectAuth {
     return auth;
   }
 
+  /** The provider that signs a person in through the browser, when that is what this connection uses. */
+  private get _signIn(): McpOAuthProvider | undefined {
+    return this.provider instanceof McpOAuthProvider ? this.provider : undefined;
+  }
+
+  /** Whether the connection keeps this after connecting: the user signed in now, so a step-up can ask again. */
+  get keepsForSession(): boolean {
+    return this._signIn?.interactive === true;
+  }
+
   /**
    * Runs `connect` until it succeeds. When the SDK stops at the browser step, asks the user, opens
    * the authorization URL, checks the redirect's `state`, hands it to `finish` (which validates
@@ -76,7 +96,7 @@ export class McpHttpAuth implements IMcpConnectAuth {
       try {
         return await connect();
       } catch (err) {
-        const pending = this.provider?.pendingAuthorization;
+        const pending = this._signIn?.pendingAuthorization;
         if (signal.aborted || !pending || !(err instanceof UnauthorizedError || err instanceof SdkHttpError)) throw this._translate(err);
         if (signIns >= MAX_SIGN_INS) throw new McpAuthRequiredError('sign-in required: the server still refuses access after signing in');
         await this._authorize(finish, signal);
@@ -104,7 +124,7 @@ export class McpHttpAuth implements IMcpConnectAuth {
 
   /** Whether a mid-session request for more access can be answered by asking the user again. */
   get canStepUp(): boolean {
-    return this._receiver !== undefined && (this._stepUp !== undefined || this.provider?.pendingAuthorization !== undefined);
+    return this._receiver !== undefined && (this._stepUp !== undefined || this._signIn?.pendingAuthorization !== undefined);
   }
 
   /**
@@ -113,17 +133,13 @@ export class McpHttpAuth implements IMcpConnectAuth {
    */
   stepUp(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
     if (this._stepUp) return this._stepUp;
-    if (!this.provider?.pendingAuthorization) return Promise.reject(new McpAuthRequiredError('sign-in required'));
+    if (!this._signIn?.pendingAuthorization) return Promise.reject(new McpAuthRequiredError('sign-in required'));
     this._signal = signal;
     const started = this._authorize(finish, signal)
       .then(() => void this._stepUpsDone++)
       .finally(() => (this._stepUp = undefined));
     this._stepUp = started;
     return started;
-  }
-
-  get keepsForSession(): boolean {
-    return this.provider?.interactive === true;
   }
 
   async withStepUp<T>(attempt: () => Promise<T>, finish: McpFinishAuth, signal: AbortSignal | undefined): Promise<T> {
@@ -146,7 +162,7 @@ export class McpHttpAuth implements IMcpConnectAuth {
 
   /** The browser step for the pending authorization, then its code redeemed through `finish`. */
   private async _authorize(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
-    const provider = this.provider!;
+    const provider = this._signIn!;
     try {
       const url = provider.takePendingAuthorization();
       if (!url) throw new McpAuthRequiredError('sign-in required');
@@ -157,24 +173,41 @@ export class McpHttpAuth implements IMcpConnectAuth {
   }
 
   private async _browserStep(authorizationUrl: URL, signal: AbortSignal): Promise<URLSearchParams> {
-    const { host, server } = this._o;
+    const { server } = this._o;
+    const host = this._o.host!;
     if (!(await host.confirmSignIn(server, authorizationUrl.host))) throw new McpAuthRequiredError('sign-in required: sign-in was declined');
     const callback = await this._receiver!.authorize(authorizationUrl, signal);
     const error = callback.get('error');
     // The redirect's own text is not shown: in a mix-up attack it comes from the attacker.
     if (error !== null) throw new McpAuthRequiredError(`sign-in required: the authorization server answered "${safeCode(error)}"`);
-    if (callback.get('state') !== this.provider!.expectedState) throw new McpAuthRequiredError('sign-in required: the redirect did not match the sign-in that was started');
+    if (callback.get('state') !== this._signIn!.expectedState) throw new McpAuthRequiredError('sign-in required: the redirect did not match the sign-in that was started');
     return callback;
   }
 
   /** Errors that mean "the user must sign in" become {@link McpAuthRequiredError}; others pass. */
   private _translate(err: unknown): unknown {
+    if (isMachineIdentity(this._o.preregistered)) return this._translateMachine(err);
     const found = findAuthRequired(err);
     if (found) return this._hadCredentials && !(found instanceof McpScopeRequiredError) ? new McpAuthRequiredError('sign-in required: the saved sign-in is no longer valid, sign in again') : found;
     const status = err instanceof SdkHttpError ? err.status : undefined;
     if (err instanceof UnauthorizedError || (status === 401 && !this._o.hasAuthorizationHeader)) {
       return new McpAuthRequiredError(this._hadCredentials ? 'sign-in required: the saved sign-in is no longer valid, sign in again' : 'sign-in required');
     }
+    return err;
+  }
+
+  /**
+   * A machine identity has no one to ask: a refused token request is an error naming the
+   * authorization server's answer (`invalid_client` for a wrong secret or a rejected assertion),
+   * never "sign in".
+   */
+  private _translateMachine(err: unknown): unknown {
+    const { clientId, grant } = this._o.preregistered!;
+    const what = grant === 'jwt_bearer' ? `workload token of "${clientId}"` : grant === 'enterprise_managed' ? `enterprise-managed sign-in of "${clientId}"` : `client credentials of "${clientId}"`;
+    const oauth = findCause(err, OAuthError);
+    if (oauth) return new Error(`the authorization server refused the ${what}: ${safeCode(oauth.code)}${oauth.message ? ` (${oauth.message})` : ''}`, { cause: err });
+    const status = err instanceof SdkHttpError ? err.status : undefined;
+    if (err instanceof UnauthorizedError || status === 401) return new Error(`the server refused the access token obtained with the ${what}`, { cause: err });
     return err;
   }
 }

@@ -3,6 +3,7 @@
 // check), each keyed by issuer; splitting it would spread one credential store over several files.
 import { createHash, randomBytes } from 'node:crypto';
 import type {
+  DpopSession,
   OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -12,6 +13,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { McpOAuthClientConfig } from '../config/types';
 import { assertAllowedAuthUrl } from './McpAuthFetchGuard';
+import { dpopSession } from './McpDpopKeys';
 import { McpAuthRequiredError, McpScopeRequiredError, type IMcpSecretStore } from './types';
 
 /** What is kept per MCP server: registrations and tokens per authorization server (issuer). */
@@ -121,6 +123,21 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     return this._o.redirectUrl ?? UNUSED_REDIRECT;
+  }
+
+  /**
+   * DPoP (RFC 9449, SEP-1932) where the authorization server offers it (its metadata lists
+   * `dpop_signing_alg_values_supported`) or the stored tokens are DPoP-bound: the SDK then proves
+   * every token request and MCP request with the server's key pair (see `McpDpopKeys`).
+   */
+  async dpop(): Promise<DpopSession | undefined> {
+    const advertised = (this._discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: unknown } | undefined)?.dpop_signing_alg_values_supported;
+    const offered = Array.isArray(advertised) && advertised.length > 0;
+    if (!offered) {
+      const stored = await this._read();
+      if (stored.tokens[stored.lastIssuer ?? NO_ISSUER]?.token_type?.toLowerCase() !== 'dpop') return undefined;
+    }
+    return dpopSession(this._o.secrets, this._o.serverUrl);
   }
 
   get clientMetadata(): OAuthClientMetadata {

@@ -1,11 +1,21 @@
 import { AUTH_REQUEST_TIMEOUT_MS } from './McpAuthFetchGuard';
 import { McpHttpAuth } from './McpHttpAuth';
+import { dpopSecretKey } from './McpDpopKeys';
+import { isMachineIdentity } from './machineIdentity';
 import { oauthSecretKey } from './McpOAuthProvider';
 import type { IMcpAuthHost, IMcpConnectAuth, IMcpServerAuth, McpConnectAuthOptions } from './types';
 
-/** OAuth for the harness's HTTP servers, kept in the host's secret store. */
+/**
+ * OAuth for the harness's HTTP servers: a person's sign-in, kept in the host's secret store (when
+ * there is a host), and machine identities (client credentials, JWT bearer, enterprise-managed),
+ * which need no host.
+ */
 export class McpServerAuth implements IMcpServerAuth {
-  constructor(private readonly _host: IMcpAuthHost) {}
+  constructor(private readonly _host: IMcpAuthHost | undefined) {}
+
+  appliesTo(oauth: McpConnectAuthOptions['preregistered']): boolean {
+    return this._host !== undefined || isMachineIdentity(oauth);
+  }
 
   begin(options: McpConnectAuthOptions): Promise<IMcpConnectAuth> {
     return McpHttpAuth.create({
@@ -21,7 +31,9 @@ export class McpServerAuth implements IMcpServerAuth {
     });
   }
 
-  signOut(serverUrl: string): Promise<void> {
-    return this._host.secrets.delete(oauthSecretKey(serverUrl));
+  async signOut(serverUrl: string): Promise<void> {
+    await this._host?.secrets.delete(oauthSecretKey(serverUrl));
+    // The key that DPoP-bound tokens were proved with goes with them.
+    await this._host?.secrets.delete(dpopSecretKey(serverUrl));
   }
 }

@@ -109,6 +109,8 @@ export interface IMcpConnectAuth {
 
 /** OAuth as the MCP connection sees it: prepared per connect, forgotten on sign-out. */
 export interface IMcpServerAuth {
+  /** Whether a server with this `oauth` configuration connects through it (a sign-in host, or a machine identity). */
+  appliesTo(oauth: McpConnectAuthOptions['preregistered']): boolean;
   begin(options: McpConnectAuthOptions): Promise<IMcpConnectAuth>;
   /** Forgets the tokens and client registrations kept for the server at `serverUrl`. */
   signOut(serverUrl: string): Promise<void>;

@@ -89,6 +89,39 @@ const serverFields = {
       clientId: z.string().min(1, { error: 'must not be empty' }),
       clientSecret: z.string().optional(),
       scopes: z.array(z.string()).optional(),
+      grant: z
+        .enum(['authorization_code', 'client_credentials', 'jwt_bearer', 'enterprise_managed'], {
+          error: (issue) => `expected "authorization_code", "client_credentials", "jwt_bearer" or "enterprise_managed", got ${JSON.stringify(issue.input)}`,
+        })
+        .optional(),
+      idp: z
+        .strictObject({
+          issuer: z.string().min(1, { error: 'must not be empty' }),
+          tokenEndpoint: z.string().min(1, { error: 'must not be empty' }).optional(),
+          clientId: z.string().min(1, { error: 'must not be empty' }),
+          clientSecret: z.string().optional(),
+          idToken: z.string(),
+        })
+        .optional(),
+      assertion: z.string().optional(),
+      dpop: z.boolean().optional(),
+      privateKey: z.string().optional(),
+      signingAlgorithm: z.string().min(1, { error: 'must not be empty' }).optional(),
+      issuer: z.string().min(1, { error: 'must not be empty' }).optional(),
+    })
+    .optional(),
+  sandbox: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        filesystem: z.strictObject({ allowWrite: z.array(z.string()).optional(), denyRead: z.array(z.string()).optional() }).optional(),
+        network: z.strictObject({ allowedDomains: z.array(z.string()).optional() }).optional(),
+      }),
+    ], {
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? `expected true or {"filesystem": {"allowWrite": [...], "denyRead": [...]}, "network": {"allowedDomains": [...]}}, got ${kindOf(issue.input)}`
+          : undefined,
     })
     .optional(),
 };
@@ -178,7 +211,66 @@ function validate<T>(
 /** Validates the fields of one server entry (an object). */
 export function validateServerEntry(raw: Record<string, unknown>): McpValidation<McpServerEntryFields> {
   const schema = Array.isArray(raw.env) ? serverEntryWithEnvArray : serverEntryWithEnvMap;
-  return validate<McpServerEntryFields>(schema, raw, reservedKeyIssues(raw, ['env', 'headers']));
+  return validate<McpServerEntryFields>(schema, raw, [...reservedKeyIssues(raw, ['env', 'headers']), ...machineIdentityIssues(raw.oauth)]);
+}
+
+/** A value that is one variable the user supplies at start: `${input:id}` or `${env:NAME}`. */
+const SECRET_REFERENCE = /^\$\{(?:input|env):[^}]+\}$/;
+
+/**
+ * What the schema cannot say about `oauth`: a machine identity (`grant: "client_credentials"`)
+ * needs exactly one of `clientSecret` and `privateKey`, each given as `${input:...}` or
+ * `${env:...}` so the secret itself is never written into settings; `privateKey`,
+ * `signingAlgorithm` and `issuer` belong to that grant only.
+ */
+function machineIdentityIssues(oauth: unknown): McpSchemaIssue[] {
+  if (!isJsonObject(oauth)) return [];
+  const issues: McpSchemaIssue[] = [];
+  const at = (field: string, message: string) => issues.push({ path: ['oauth', field], message });
+  const onlyWith = (fields: readonly string[], grant: string) => {
+    for (const field of fields) if (oauth[field] !== undefined) at(field, `only used with "grant": "${grant}"`);
+  };
+  const mustBeReference = (fields: readonly string[]) => {
+    for (const field of fields) {
+      const value = oauth[field];
+      if (typeof value === 'string' && !SECRET_REFERENCE.test(value)) at(field, 'must be "${input:ID}" or "${env:NAME}": a machine identity\'s secret is never written into settings');
+    }
+  };
+  if (oauth.grant === 'enterprise_managed') {
+    if (oauth.clientSecret === undefined) issues.push({ path: ['oauth'], message: 'enterprise_managed needs "clientSecret" (the client at the MCP server\'s authorization server)' });
+    if (oauth.idp === undefined) issues.push({ path: ['oauth'], message: 'enterprise_managed needs "idp": {"issuer", "clientId", "idToken"}' });
+    mustBeReference(['clientSecret']);
+    if (isJsonObject(oauth.idp)) {
+      for (const field of ['idToken', 'clientSecret']) {
+        const value = oauth.idp[field];
+        if (typeof value === 'string' && !SECRET_REFERENCE.test(value)) issues.push({ path: ['oauth', 'idp', field], message: 'must be "${input:ID}" or "${env:NAME}": it is never written into settings' });
+      }
+    }
+    onlyWith(['privateKey', 'signingAlgorithm', 'assertion'], 'client_credentials or jwt_bearer');
+    return issues;
+  }
+  if (oauth.idp !== undefined) at('idp', 'only used with "grant": "enterprise_managed"');
+  if (oauth.grant === 'jwt_bearer') {
+    if (oauth.assertion === undefined) issues.push({ path: ['oauth'], message: 'jwt_bearer needs "assertion": the workload\'s JWT, as "${env:NAME}" or "${input:ID}"' });
+    mustBeReference(['assertion']);
+    onlyWith(['clientSecret', 'privateKey', 'signingAlgorithm'], 'client_credentials');
+    return issues;
+  }
+  if (oauth.grant !== 'client_credentials') {
+    if (oauth.dpop !== undefined) at('dpop', 'only used with "grant": "client_credentials" or "jwt_bearer"');
+    onlyWith(['privateKey', 'signingAlgorithm', 'issuer'], 'client_credentials');
+    onlyWith(['assertion'], 'jwt_bearer');
+    return issues;
+  }
+  onlyWith(['assertion'], 'jwt_bearer');
+  const secret = oauth.clientSecret !== undefined;
+  const key = oauth.privateKey !== undefined;
+  if (secret === key) {
+    issues.push({ path: ['oauth'], message: 'client_credentials needs exactly one of "clientSecret" (client_secret_basic) and "privateKey" (a signed JWT, private_key_jwt)' });
+  }
+  mustBeReference(['clientSecret', 'privateKey']);
+  if (oauth.signingAlgorithm !== undefined && !key) at('signingAlgorithm', 'only used with "privateKey"');
+  return issues;
 }
 
 /** Validates one `inputs` entry (an object). */

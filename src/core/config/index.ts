@@ -30,3 +30,5 @@ export { parseHooksConfigText, parseHooksValue } from './parseHooksConfig';
 export type { HooksParseContext, HooksParseResult } from './parseHooksConfig';
 export { loadHooksConfig } from './loadHooksConfig';
 export type { HookUserEntries, HooksLoadOptions, HooksLoadResult } from './loadHooksConfig';
+export { checkServerPolicy, describeRule, loadServerPolicyFile, matchPattern, parseServerPolicy, POLICY_REFUSAL, serverPolicyFingerprint } from './serverPolicy';
+export type { McpPolicyRule, McpServerPolicy, McpServerPolicyState } from './serverPolicy';

@@ -115,6 +115,7 @@ function buildDefinition(
     startupTimeoutMs: fields.startupTimeoutMs,
     toolTimeoutMs: fields.toolTimeoutMs,
     oauth: fields.oauth,
+    ...(fields.sandbox === true ? { sandbox: {} } : fields.sandbox ? { sandbox: fields.sandbox } : {}),
     workspaceFolder: scope.workspaceFolder,
     inputs: scope.inputs,
     origin,

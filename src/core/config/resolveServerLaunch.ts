@@ -33,9 +33,17 @@ export async function resolveServerLaunch(
   const sub = variables.value;
   if (def.type !== 'stdio') {
     const url = def.url === undefined ? undefined : sub(def.url);
-    const oauth = def.oauth && { ...def.oauth, clientSecret: def.oauth.clientSecret === undefined ? undefined : sub(def.oauth.clientSecret) };
+    const subOptional = (text: string | undefined) => (text === undefined ? undefined : sub(text));
+    const idp = def.oauth?.idp && { ...def.oauth.idp, clientSecret: subOptional(def.oauth.idp.clientSecret), idToken: sub(def.oauth.idp.idToken) };
+    const oauth = def.oauth && {
+      ...def.oauth,
+      clientSecret: subOptional(def.oauth.clientSecret),
+      privateKey: subOptional(def.oauth.privateKey),
+      assertion: subOptional(def.oauth.assertion),
+      ...(idp ? { idp } : {}),
+    };
     const headers = mapValues(def.headers, sub);
-    const secretValues = collect(sub, [urlPassword(url), oauth?.clientSecret]);
+    const secretValues = collect(sub, [urlPassword(url), oauth?.clientSecret, oauth?.privateKey, oauth?.assertion, idp?.clientSecret, idp?.idToken]);
     return { ok: true, value: { type: def.type, url, args: [], env: {}, headers, ...(oauth ? { oauth } : {}), secretValues } };
   }
   return resolveProcessLaunch(def, def.type, sub, ctx);

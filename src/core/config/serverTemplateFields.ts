@@ -39,6 +39,11 @@ export function serverTemplateFields(def: McpServerDefinition): McpTemplateField
   if (usesRemoteFields(def)) {
     add('url', def.url);
     Object.entries(def.headers).forEach(([key, value]) => add(appendJsonPath('headers', key), value));
+    add('oauth.clientSecret', def.oauth?.clientSecret);
+    add('oauth.privateKey', def.oauth?.privateKey);
+    add('oauth.assertion', def.oauth?.assertion);
+    add('oauth.idp.clientSecret', def.oauth?.idp?.clientSecret);
+    add('oauth.idp.idToken', def.oauth?.idp?.idToken);
   }
   return fields;
 }

@@ -62,6 +62,11 @@ export interface McpServerDefinition {
   readonly toolTimeoutMs?: number;
   /** A client registered with the server's authorization server ahead of time (HTTP servers only). */
   readonly oauth?: McpOAuthClientConfig;
+  /**
+   * `sandbox` of a stdio entry: `true` (read the workspace, write nowhere, no network) or what it
+   * may reach. A sandboxed server never runs unsandboxed: where sandboxing is unavailable it does not start.
+   */
+  readonly sandbox?: McpSandboxConfig;
   /** Folder that `${workspaceFolder}` means for this entry. */
   readonly workspaceFolder?: string;
   /** `inputs` declared next to this entry (VS Code format only). */
@@ -71,11 +76,52 @@ export interface McpServerDefinition {
   readonly problem?: string;
 }
 
-/** `oauth` of a server entry: a pre-registered OAuth client (`clientSecret` may be `${input:...}`). */
+/**
+ * `oauth` of a server entry: a pre-registered OAuth client (`clientSecret` may be `${input:...}`).
+ * With `grant: "client_credentials"` it is a machine identity: no browser and no user, the client
+ * authenticates with `clientSecret` (client_secret_basic) or a JWT signed with `privateKey`
+ * (private_key_jwt, RFC 7523); either comes from `${input:...}` or `${env:...}`, never settings.
+ */
 export interface McpOAuthClientConfig {
   readonly clientId: string;
   readonly clientSecret?: string;
   readonly scopes?: readonly string[];
+  /** `authorization_code` (the default: a person signs in) or `client_credentials`. */
+  readonly grant?: McpOAuthGrant;
+  /** client_credentials: a PEM (PKCS#8) or JWK private key to sign the client assertion with. */
+  readonly privateKey?: string;
+  /** client_credentials with `privateKey`: the JWS algorithm (default: the JWK's `alg`, else RS256). */
+  readonly signingAlgorithm?: string;
+  /** client_credentials and jwt_bearer: the authorization server the credentials belong to; they are sent to no other. */
+  readonly issuer?: string;
+  /** jwt_bearer (workload identity federation, RFC 7523 §2.1): the workload's JWT, e.g. a CI job's OIDC token. */
+  readonly assertion?: string;
+  /** client_credentials and jwt_bearer: ask for sender-constrained (DPoP, RFC 9449) tokens, proved with a key of this connection's own. */
+  readonly dpop?: boolean;
+  /** enterprise_managed: the organisation's identity provider and the ID token it issued the user. */
+  readonly idp?: McpIdentityProviderConfig;
+}
+
+/**
+ * `oauth.idp` of enterprise-managed authorization: the ID token is exchanged at the identity
+ * provider for an ID-JAG (RFC 8693), which the MCP server's authorization server takes as a JWT
+ * bearer grant (RFC 7523).
+ */
+export interface McpIdentityProviderConfig {
+  readonly issuer: string;
+  /** The token endpoint, when the identity provider's metadata should not be discovered from `issuer`. */
+  readonly tokenEndpoint?: string;
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  readonly idToken: string;
+}
+
+export type McpOAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt_bearer' | 'enterprise_managed';
+
+/** What a sandboxed stdio server may reach; `true` in a config file is `{}` (the defaults). */
+export interface McpSandboxConfig {
+  readonly filesystem?: { readonly allowWrite?: readonly string[]; readonly denyRead?: readonly string[] };
+  readonly network?: { readonly allowedDomains?: readonly string[] };
 }
 
 /** A problem with configuration content. Loading reports these instead of throwing. */

@@ -38,6 +38,8 @@ export interface McpConnectionOptions {
   resolveLaunch(definition: McpServerDefinition): Promise<McpLaunchResolution>;
   /** Decides whether a server may start; a string is the reason it may not (e.g. untrusted workspace). */
   checkStart?(definition: McpServerDefinition): Promise<string | undefined>;
+  /** The organisation's server policy: a string is why it may not start; checked before `checkStart`, so nobody is asked to approve it. */
+  checkPolicy?(definition: McpServerDefinition): string | undefined;
   /**
    * Waits before each reconnect attempt after a running server drops. For stdio servers its length
    * is the attempt count; HTTP and SSE servers keep trying, doubling the last wait up to
@@ -251,6 +253,8 @@ export class McpConnection extends Disposable {
     const def = this._definition;
     if (def.disabled) return this._update({ state: { kind: 'disabled' } });
     if (def.problem) return this._update({ state: { kind: 'error', message: def.problem }, lastError: def.problem });
+    const refused = this._o.checkPolicy?.(def);
+    if (refused !== undefined) return this._update({ state: { kind: 'blocked', reason: refused, policy: true } });
     const blocked = await this._o.checkStart?.(def);
     if (generation !== this._generation) return;
     if (blocked !== undefined) return this._update({ state: { kind: 'blocked', reason: blocked } });
@@ -301,7 +305,7 @@ export class McpConnection extends Disposable {
           startupTimeoutMs: timeoutMs,
           transports: (connectAuth) => this._transports(launch, connectAuth),
           auth:
-            auth && launch.type !== 'stdio'
+            auth && launch.type !== 'stdio' && auth.appliesTo(launch.oauth)
               ? () =>
                   auth.begin({
                     server: def.name,

@@ -8,8 +8,11 @@ import type { McpServerDefinition, McpTransportKind } from '../config/types';
 export type McpConnectionState =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'disabled' }
-  /** Listed but not started, e.g. an untrusted workspace or a definition awaiting approval. */
-  | { readonly kind: 'blocked'; readonly reason: string }
+  /**
+   * Listed but not started, e.g. an untrusted workspace, a definition awaiting approval, or one
+   * outside the organisation's server policy (`policy`: no approval lets it start).
+   */
+  | { readonly kind: 'blocked'; readonly reason: string; readonly policy?: true }
   | { readonly kind: 'starting' }
   | { readonly kind: 'running' }
   /**

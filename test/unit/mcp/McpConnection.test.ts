@@ -191,7 +191,7 @@ describe('McpConnection lifecycle', () => {
 
   it('forgets the sign-in of a remote server through its auth on sign-out, then starts again', async () => {
     const forgotten: string[] = [];
-    const auth = { begin: async () => Promise.reject(new Error('not signing in')), signOut: async (url: string) => void forgotten.push(url) };
+    const auth = { appliesTo: () => true, begin: async () => Promise.reject(new Error('not signing in')), signOut: async (url: string) => void forgotten.push(url) };
     const { connection } = connect({ type: 'http', url: 'http://127.0.0.1:1/mcp' }, { auth });
     await connection.start();
     expect(connection.state).toEqual({ kind: 'error', message: 'not signing in' });
