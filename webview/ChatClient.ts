@@ -118,6 +118,8 @@ export class ChatClient {
       case 'conversations':
         this._state = { ...this._state, conversations: message.conversations };
         break;
+      case 'focusInput':
+        break;
       case 'response': {
         const resolve = this._pending.get(message.seq);
         this._pending.delete(message.seq);

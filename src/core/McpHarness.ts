@@ -14,6 +14,7 @@ import { HookRunner, type HookRunRecord, type HookSnapshot } from './hooks';
 import type { HarnessApplyResult, HarnessCallOptions, HarnessCallResult, HarnessOptions, HarnessServer } from './HarnessTypes';
 import { McpServerManager } from './mcp/McpServerManager';
 import { isServingState, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
+import { prepareEnvFolders } from './mcp/prepareEnvFolders';
 import { buildServerEnvironment, needsLoginShellPath, readLoginShellPath } from './mcp/serverEnvironment';
 import { ToolRegistry } from './tools/ToolRegistry';
 import { ToolSearchCache } from './tools/search/ToolSearchCache';
@@ -351,6 +352,7 @@ export class McpHarness {
     const resolved = await resolveServerLaunch(def, { env, userHome: os.homedir(), inputResolver: this._options.inputResolver });
     if (resolved.ok) this._secrets.set(def.name, resolved.value.secretValues);
     if (!resolved.ok || resolved.value.type !== 'stdio') return resolved;
+    await this._prepareEnvFolders(def, resolved.value.env);
     let loginShellPath: string | undefined;
     if (needsLoginShellPath(env, process.platform)) {
       this._loginShellPath ??= readLoginShellPath(env.SHELL || '/bin/sh');
@@ -362,6 +364,15 @@ export class McpHarness {
       loginShellPath,
     });
     return { ok: true, value: { ...resolved.value, env: serverEnv } };
+  }
+
+  /** Folders the configured environment names a file in (a gitignored `.harness/`): made when inside the workspace. */
+  private async _prepareEnvFolders(def: McpServerDefinition, env: Readonly<Record<string, string>>): Promise<void> {
+    const folders = [...this._folders(), ...(def.workspaceFolder ? [def.workspaceFolder] : [])];
+    for (const note of await prepareEnvFolders(env, folders)) {
+      if (note.action === 'created') this._log(def.name, 'info', `created the folder ${note.folder} that ${note.variable} points into`);
+      else this._log(def.name, 'warn', `${note.variable} points into ${note.folder}, which does not exist; the server may fail to write there`);
+    }
   }
 
   private _log(server: string, level: McpLogEntry['level'], message: string): void {

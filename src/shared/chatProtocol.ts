@@ -98,6 +98,8 @@ const viewState = object({
   models: array(modelChoice),
   selectedModel: optional(str),
   busy: bool,
+  /** Prompts an empty conversation offers; a click sends one. */
+  suggestions: optional(array(str)),
 });
 export type ChatViewState = Infer<typeof viewState>;
 
@@ -149,6 +151,8 @@ export const hostMessage = union('type', {
   busy: object({ busy: bool }),
   models: object({ models: array(modelChoice), selectedModel: optional(str) }),
   conversations: object({ conversations: array(conversationSummary) }),
+  /** Put the caret in the message box ("MCP: Open Chat"). */
+  focusInput: object({}),
   /** The answer to request `seq`: its value (checked against the request's answer type), or why it failed. */
   response: object({ seq, ok: bool, error: optional(str), value: optional(any) }),
 });

@@ -32,10 +32,6 @@ export class ChatApp extends LitElement {
         flex-direction: column;
         gap: 8px;
       }
-      .empty {
-        margin: auto 0;
-        text-align: center;
-      }
     `,
   ];
 
@@ -43,6 +39,7 @@ export class ChatApp extends LitElement {
     super.connectedCallback();
     this._unsubscribe = this.client.onDidChange((type) => {
       if (type === 'init') this._markInit();
+      if (type === 'focusInput') void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('mcp-composer')?.focus());
       this.requestUpdate();
     });
     this.addEventListener('chat-request', this._onRequest as EventListener);
@@ -74,7 +71,7 @@ export class ChatApp extends LitElement {
       ></mcp-chat-header>
       <div class="transcript" role="log" aria-label="Conversation" aria-live="polite" @scroll=${this._onScroll}>
         ${state.items.length === 0 && this.client.initialized
-          ? html`<p class="empty muted">Ask something, or type <code>/tools</code>, <code>/mcp</code> or <code>/call TOOL {json}</code>.</p>`
+          ? html`<mcp-empty-chat .suggestions=${state.suggestions}></mcp-empty-chat>`
           : ''}
         ${repeat(
           state.items,

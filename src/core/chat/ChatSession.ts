@@ -51,7 +51,7 @@ export interface ChatSessionOptions {
   /** The models on offer now and the one to use. */
   models(): Promise<{ entries: readonly ChatModelEntry[]; selected?: ChatModelEntry }>;
   selectModel(id: string): Promise<void>;
-  settings(): { maxSteps: number; toolSearch: ToolSearchBudget };
+  settings(): { maxSteps: number; toolSearch: ToolSearchBudget; suggestions?: readonly string[] };
   post(message: HostMessage): void;
   runAction(action: ChatActionId): Promise<void>;
   copy(text: string): Promise<void>;
@@ -105,6 +105,7 @@ export class ChatSession {
   }
 
   state(): ChatViewState {
+    const suggestions = this._options.settings().suggestions?.filter((s) => s.trim() !== '');
     return {
       conversationId: this._transcript.id,
       items: this._transcript.items,
@@ -112,6 +113,7 @@ export class ChatSession {
       models: this._models.map((e) => e.choice),
       ...(this._selected ? { selectedModel: this._selected.choice.id } : {}),
       busy: this.busy,
+      ...(suggestions?.length ? { suggestions: [...suggestions] } : {}),
     };
   }
 

@@ -63,6 +63,7 @@ export class ChatFeature extends Disposable {
         const s = vscode.workspace.getConfiguration('mcpHarness.chat');
         return {
           maxSteps: s.get<number>('maxSteps', 25),
+          suggestions: s.get<unknown[]>('suggestions', []).filter((v): v is string => typeof v === 'string'),
           toolSearch: { maxTools: s.get<number>('toolSearch.maxTools', 64), maxSchemaShare: s.get<number>('toolSearch.maxSchemaShare', 0.1) },
         };
       },
@@ -78,6 +79,7 @@ export class ChatFeature extends Disposable {
     this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this._view));
     this._register(this._models.onDidChange(() => void this._refreshModels()));
     this._register(vscode.commands.registerCommand('mcpHarness.openChat', () => this.open()));
+    this._register(vscode.commands.registerCommand('mcpHarness.openChatInEditor', () => this._view.openEditor()));
     this._register(vscode.commands.registerCommand('mcpHarness.newChat', () => this.session.newChat()));
     this._register(vscode.commands.registerCommand('mcpHarness.setApiKey', (provider?: ApiProviderId) => this.setApiKey(provider)));
     this._register(vscode.commands.registerCommand('mcpHarness.resetApprovals', () => this.resetApprovals()));
@@ -89,9 +91,9 @@ export class ChatFeature extends Disposable {
     void this._refreshModels();
   }
 
-  /** "MCP: Open Chat": shows and focuses the chat view wherever the user moved it. */
+  /** "MCP: Open Chat": shows the chat view wherever the user moved it, caret in the message box. */
   async open(): Promise<void> {
-    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    await this._view.focusView();
   }
 
   /** "MCP: Set API Key...": kept in secret storage; an empty entry removes it. */

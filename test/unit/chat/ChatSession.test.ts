@@ -47,7 +47,7 @@ class Memento implements IChatMemento {
   }
 }
 
-function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx: PipelineFixture) => readonly HarnessTool[] } = {}) {
+function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx: PipelineFixture) => readonly HarnessTool[]; suggestions?: string[] } = {}) {
   const posted: HostMessage[] = [];
   const calls: string[] = [];
   const memento = options.memento ?? new Memento();
@@ -66,7 +66,7 @@ function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx
     history: new ChatHistoryStore(memento),
     models: async () => ({ entries: entry ? [entry] : [], selected: entry }),
     selectModel: async () => {},
-    settings: () => ({ maxSteps: 5, toolSearch: {} }),
+    settings: () => ({ maxSteps: 5, toolSearch: {}, ...(options.suggestions ? { suggestions: options.suggestions } : {}) }),
     post: (m) => {
       // Everything the host sends must pass the panel's own validator.
       const parsed = parseHostMessage(JSON.parse(JSON.stringify(m)));
@@ -98,6 +98,11 @@ async function waitFor(check: () => boolean): Promise<void> {
 }
 
 describe('ChatSession', () => {
+  it('offers the configured suggestions (blank ones dropped) in the state an empty panel shows', () => {
+    expect(setup({ suggestions: ['add 2 and 3', '  ', 'what do you remember?'] }).session.state().suggestions).toEqual(['add 2 and 3', 'what do you remember?']);
+    expect(setup().session.state().suggestions).toBeUndefined();
+  });
+
   it('shows a card per concurrent call; they are answered in any order and only the allowed one runs', async () => {
     const model = new TwoCallModel();
     const { session, calls, handle } = setup({ model });
