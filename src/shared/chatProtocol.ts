@@ -39,6 +39,12 @@ const permissionView = object({
   changedSinceApproval: optional(str),
   /** A PreToolUse hook asked for this card: which, and why. */
   askedBy: optional(str),
+  /** The call may change things (a write, a command, a destructive tool): the card warns and leads with no allow. */
+  changes: optional(bool),
+  /** A command's line and the folder it runs in, shown first. */
+  command: optional(object({ line: str, cwd: str })),
+  /** A write's or an edit's file and a short unified diff (or why none could be made); "Preview Change" opens it whole. */
+  change: optional(object({ path: str, diff: optional(str), truncated: optional(bool), error: optional(str) })),
 });
 export type ChatPermissionView = Infer<typeof permissionView>;
 
@@ -114,6 +120,8 @@ export const WEBVIEW_REQUESTS = {
   openConversation: { params: object({ id: str }), answer: none },
   deleteConversation: { params: object({ id: str }), answer: none },
   answerPermission: { params: object({ callId: str, choice: oneOf(PERMISSION_CHOICES), reason: optional(text) }), answer: none },
+  /** Opens the change a waiting write or edit would make in the editor's diff view. */
+  previewChange: { params: object({ callId: str }), answer: none },
   selectModel: { params: object({ model: str }), answer: none },
   action: { params: object({ action: oneOf(CHAT_ACTIONS) }), answer: none },
   copy: { params: object({ text }), answer: none },

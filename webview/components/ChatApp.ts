@@ -3,6 +3,8 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { WebviewRequest } from '../../src/shared/chatProtocol';
 import type { ChatClient } from '../ChatClient';
 import { base } from '../theme';
+import { CARD_KEYS } from './cardParts';
+import type { ToolCard } from './ToolCard';
 
 /**
  * The chat panel: header (model picker, history, New Chat), the transcript and the message box.
@@ -39,10 +41,11 @@ export class ChatApp extends LitElement {
     super.connectedCallback();
     this._unsubscribe = this.client.onDidChange((type) => {
       if (type === 'init') this._markInit();
-      if (type === 'focusInput') void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('mcp-composer')?.focus());
+      if (type === 'focusInput') void this.updateComplete.then(this._focusMessage);
       this.requestUpdate();
     });
     this.addEventListener('chat-request', this._onRequest as EventListener);
+    this.addEventListener('focus-message', this._focusMessage);
     document.addEventListener('keydown', this._onKeydown);
   }
 
@@ -50,6 +53,7 @@ export class ChatApp extends LitElement {
     super.disconnectedCallback();
     this._unsubscribe?.();
     this.removeEventListener('chat-request', this._onRequest as EventListener);
+    this.removeEventListener('focus-message', this._focusMessage);
     document.removeEventListener('keydown', this._onKeydown);
   }
 
@@ -76,10 +80,10 @@ export class ChatApp extends LitElement {
         ${repeat(
           state.items,
           (item) => item.id,
-          (item) => (item.kind === 'tool' ? html`<mcp-tool-card .item=${item}></mcp-tool-card>` : html`<mcp-chat-item .item=${item}></mcp-chat-item>`),
+          (item) => (item.kind === 'tool' ? html`<mcp-tool-card data-id=${item.id} .item=${item}></mcp-tool-card>` : html`<mcp-chat-item .item=${item}></mcp-chat-item>`),
         )}
       </div>
-      <mcp-composer .busy=${state.busy}></mcp-composer>
+      <mcp-composer .busy=${state.busy} .history=${state.items.filter((i) => i.kind === 'user').map((i) => i.text)}></mcp-composer>
     `;
   }
 
@@ -117,10 +121,22 @@ export class ChatApp extends LitElement {
     void this.client.request(e.detail);
   };
 
+  private readonly _focusMessage = (): void => {
+    this.renderRoot.querySelector<HTMLElement>('mcp-composer')?.focus();
+  };
+
   private readonly _onKeydown = (e: KeyboardEvent): void => {
     if (e.key === 'Escape' && this.client.state.busy) {
       e.preventDefault();
       void this.client.request({ type: 'stop' });
+    } else if (e.altKey && !e.ctrlKey && !e.metaKey && e.key.toLowerCase() === CARD_KEYS.focus.key) {
+      // The oldest card still waiting: answering in order is what a queue of questions asks for.
+      const waiting = this.client.state.items.find((i) => i.kind === 'tool' && i.state === 'waiting_for_approval');
+      const card = waiting && this.renderRoot.querySelector<ToolCard>(`mcp-tool-card[data-id="${CSS.escape(waiting.id)}"]`);
+      if (!card) return;
+      e.preventDefault();
+      card.scrollIntoView({ block: 'nearest' });
+      card.focusActions();
     }
   };
 }

@@ -41,11 +41,15 @@ export class ChatHeader extends LitElement {
         display: flex;
         gap: 6px;
         align-items: center;
-        flex-wrap: wrap;
       }
+      /* One row in a narrow side bar: the picker gives up width (its full name is its tooltip), the buttons do not wrap. */
       .bar vscode-single-select {
-        flex: 1;
-        min-width: 120px;
+        flex: 1 1 0;
+        min-width: 60px;
+      }
+      .bar vscode-button {
+        flex: none;
+        white-space: nowrap;
       }
       .no-model {
         flex: 1;
@@ -103,7 +107,7 @@ export class ChatHeader extends LitElement {
     return html`
       <div class="bar">
         ${this.models.length
-          ? html`<vscode-single-select aria-label="Model" .value=${this.selectedModel ?? ''} @change=${this._onModel}>
+          ? html`<vscode-single-select aria-label="Model" title=${this.models.find((m) => m.id === this.selectedModel)?.label ?? ''} .value=${this.selectedModel ?? ''} @change=${this._onModel}>
               ${this.models.map((m) => html`<vscode-option value=${m.id} ?selected=${m.id === this.selectedModel}>${m.label}</vscode-option>`)}
             </vscode-single-select>`
           : html`<span class="no-model muted">No model</span>`}

@@ -1,15 +1,24 @@
 import { css, html, LitElement } from 'lit';
 import { base } from '../theme';
+import { recallPrompt } from '../promptHistory';
 import { chatRequest } from './ChatApp';
 
-/** The message box: Enter sends, Shift+Enter adds a line; Send and Stop. */
+/**
+ * The message box: Enter sends (never anything else: it does not answer a card), Shift+Enter adds
+ * a line; Up and Down in an empty box (or one showing a recalled prompt) walk the earlier prompts.
+ */
 export class Composer extends LitElement {
-  static override properties = { busy: { attribute: false } };
+  static override properties = { busy: { attribute: false }, history: { attribute: false } };
   declare busy: boolean;
+  /** This conversation's prompts, oldest first. */
+  declare history: readonly string[];
+  /** Index into `history` of the recalled prompt shown, or undefined when the box holds the user's own text. */
+  private _recalled: number | undefined;
 
   constructor() {
     super();
     this.busy = false;
+    this.history = [];
   }
 
   static override styles = [
@@ -56,6 +65,7 @@ export class Composer extends LitElement {
         placeholder="Message (Enter to send, Shift+Enter for a new line)"
         rows="2"
         @keydown=${this._onKeydown}
+        @input=${() => (this._recalled = undefined)}
       ></textarea>
       <div class="buttons">
         <vscode-button secondary ?disabled=${!this.busy} @click=${this._stop}>Stop</vscode-button>
@@ -72,7 +82,20 @@ export class Composer extends LitElement {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       this._send();
+    } else if ((e.key === 'ArrowUp' || e.key === 'ArrowDown') && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      this._recall(e);
     }
+  }
+
+  /** Up: the prompt before the one shown (or the last one); Down: the next one, then an empty box. */
+  private _recall(e: KeyboardEvent): void {
+    const box = e.target as HTMLTextAreaElement;
+    const next = recallPrompt(this.history, this._recalled, box.value, e.key === 'ArrowUp' ? 'up' : 'down');
+    if (!next) return;
+    e.preventDefault();
+    this._recalled = next.index;
+    box.value = next.value;
+    box.setSelectionRange(box.value.length, box.value.length);
   }
 
   private _send(): void {
@@ -80,6 +103,7 @@ export class Composer extends LitElement {
     const text = box?.value.trim();
     if (!box || !text || this.busy) return;
     box.value = '';
+    this._recalled = undefined;
     chatRequest(this, { type: 'send', text });
   }
 

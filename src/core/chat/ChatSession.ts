@@ -10,7 +10,8 @@ import type { HarnessTool } from '../tools/types';
 import type { ChatActionId, ChatItem, ChatModelChoice, ChatViewState, HostMessage, WebviewRequestHandlers } from '../../shared/chatProtocol';
 import { ChatHooks, type IChatHooks } from './ChatHooks';
 import { ChatPrompter } from './ChatPrompter';
-import { ChatTranscript } from './ChatTranscript';
+import { ChatTranscript, type IChangeDescriber } from './ChatTranscript';
+import { fileChange, unifiedDiff, type FileChange } from './ChangePreview';
 import { titleFor, type ChatHistoryStore, type StoredConversation } from './ChatHistoryStore';
 
 /** A model the chat can use: what the picker shows, and how to reach it. */
@@ -58,6 +59,10 @@ export interface ChatSessionOptions {
   log(line: string): void;
   /** UserPromptSubmit and SessionStart hooks (the harness's `chatHooks`). */
   readonly hooks?: IChatHooks;
+  /** Folders relative paths of writes and commands resolve against (the first one). */
+  workspaceFolders?(): readonly string[];
+  /** Shows a waiting write's or edit's whole change ("Preview Change": the editor's diff view). */
+  showChange?(change: FileChange): Promise<void>;
 }
 
 /**
@@ -79,8 +84,19 @@ export class ChatSession {
   private _saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly _direct: DirectCommands;
   private readonly _hooks: ChatHooks;
+  private readonly _changes: IChangeDescriber;
 
   constructor(private readonly _options: ChatSessionOptions) {
+    const folders = () => _options.workspaceFolders?.() ?? [];
+    this._changes = {
+      folders,
+      describe: async (request) => {
+        const change = await fileChange(request.tool, request.arguments, folders());
+        if (!change.ok) return { path: pathArgument(request.arguments), error: change.error };
+        const diff = unifiedDiff(change.value);
+        return { path: change.value.path, diff: diff.text, ...(diff.truncated ? { truncated: true } : {}) };
+      },
+    };
     this._hooks = new ChatHooks(_options.hooks, _options.audit);
     const calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.enabledTools(), conversationId: () => this._transcript.id });
     this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), calls });
@@ -138,6 +154,14 @@ export class ChatSession {
         if (call === undefined || !this.prompter.answer(call, { choice, ...(reason ? { reason } : {}) })) {
           throw new ChatRequestError('This card is no longer waiting for an answer.');
         }
+      },
+      previewChange: async ({ callId }) => {
+        const request = this._transcript.requestOf(callId);
+        if (!request) throw new ChatRequestError('This card is no longer waiting for an answer.');
+        if (!this._options.showChange) throw new ChatRequestError('Previewing a change is not available here.');
+        const change = await fileChange(request.tool, request.arguments, this._changes.folders());
+        if (!change.ok) throw new ChatRequestError(`No preview: ${change.error}.`);
+        await this._options.showChange(change.value);
       },
       selectModel: async ({ model }) => {
         const entry = this._models.find((e) => e.choice.id === model);
@@ -256,10 +280,15 @@ export class ChatSession {
 
   /** Every change is shown at once and saved soon after, so a reload mid-turn keeps it. */
   private _newTranscript(id: string, items: readonly ChatItem[]): ChatTranscript {
-    return new ChatTranscript(id, items, (m) => {
-      this._options.post(m);
-      this._queueSave();
-    });
+    return new ChatTranscript(
+      id,
+      items,
+      (m) => {
+        this._options.post(m);
+        this._queueSave();
+      },
+      this._changes,
+    );
   }
 
   private _queueSave(): void {
@@ -288,4 +317,9 @@ export class ChatSession {
       this._options.log(`chat: saving the conversation failed: ${err}`);
     }
   }
+}
+
+function pathArgument(args: unknown): string {
+  const p = (args as { path?: unknown } | null)?.path;
+  return typeof p === 'string' ? p : '(no path)';
 }

@@ -5,6 +5,7 @@ import { Disposable, type HarnessTool, type McpHarness } from '../../core';
 import { AuditLog, PermissionGate, type IApprovalStore } from '../../core/permissions';
 import type { ChatActionId } from '../../shared/chatProtocol';
 import { ChatHistoryStore, ChatSession } from '../../core/chat';
+import { ChangePreviewDocuments } from './ChangePreviewDocuments';
 import { ChatModels, type ApiProviderId } from './ChatModels';
 import { CHAT_VIEW_ID, ChatViewProvider } from './ChatViewProvider';
 
@@ -45,6 +46,7 @@ export class ChatFeature extends Disposable {
       },
     });
     this._models = new ChatModels(context.secrets, context.globalState);
+    const changes = this._register(new ChangePreviewDocuments());
     this._view = new ChatViewProvider(context.extensionUri, { initMessage: () => ({ type: 'init', state: this.session.state() }), requests: () => this.session.requests }, _log);
     this.session = session = new ChatSession({
       enabledTools,
@@ -71,6 +73,8 @@ export class ChatFeature extends Disposable {
       runAction: (action) => this._runAction(action),
       copy: async (text) => vscode.env.clipboard.writeText(text),
       log: (line) => _log.warn(line),
+      workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      showChange: (change) => changes.show(change),
     });
     // The session goes first: it stops the running turn while the view can still show it.
     this._register({ dispose: () => this.session.dispose() });

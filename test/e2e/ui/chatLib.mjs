@@ -28,13 +28,11 @@ export async function openChatWorkspace(page, url) {
   await page.goto(url);
   await waitForWorkbench(page);
   await openViewContainer(page, 'MCP Servers', { timeout: 90_000 });
-  // The chat view shares the container; once it has loaded it no longer takes the focus (which
-  // would close the Notification Center under the question).
+  // The chat has its own container (the secondary side bar); once it has loaded it no longer takes
+  // the focus (which would close the Notification Center under the question).
   const chat = await openChat(page);
   await approveFromNotification(page, { count: 1 });
   await waitForText(serverTreeRow(page, 'counter').locator('.label-description'), /^3 tools$/, { timeout: 90_000 });
-  // Room for the chat in the screenshots: the server tree folds to its header.
-  await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
   return chat;
 }
 

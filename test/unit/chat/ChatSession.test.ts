@@ -4,7 +4,11 @@ import { PipelineFixture } from '../../support/pipeline';
 import type { WebviewRequestMessage } from '../../../src/shared/chatProtocol';
 import { ModelProviderError, type IModelProvider, type ModelRequest, type ModelStreamEvent } from '../../../src/core/agent/types';
 import { PermissionGate } from '../../../src/core/permissions';
-import { ChatHistoryStore, ChatSession, NO_MODEL_HELP, type ChatModelEntry, type IChatMemento } from '../../../src/core/chat';
+import { ChatHistoryStore, ChatSession, NO_MODEL_HELP, type ChatModelEntry, type ChatSessionOptions, type IChatMemento } from '../../../src/core/chat';
+import type { FileChange } from '../../../src/core/chat/ChangePreview';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { ChatItem, HostMessage } from '../../../src/shared/chatProtocol';
 import { parseHostMessage } from '../../../src/shared/parseChatMessage';
 
@@ -47,7 +51,7 @@ class Memento implements IChatMemento {
   }
 }
 
-function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx: PipelineFixture) => readonly HarnessTool[]; suggestions?: string[] } = {}) {
+function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx: PipelineFixture) => readonly HarnessTool[]; suggestions?: string[]; extra?: Partial<ChatSessionOptions> } = {}) {
   const posted: HostMessage[] = [];
   const calls: string[] = [];
   const memento = options.memento ?? new Memento();
@@ -76,6 +80,7 @@ function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx
     runAction: async () => {},
     copy: async () => {},
     log: () => {},
+    ...options.extra,
   });
   /** A panel request, answered as the view provider answers it: undefined, or the error shown. */
   const handle = async (message: WebviewRequestMessage): Promise<string | undefined> => {
@@ -268,3 +273,80 @@ describe('ChatSession', () => {
 function tools_(session: ChatSession) {
   return tools(session.state().items);
 }
+
+/** A model that asks for one call with these arguments, then answers "ok". */
+class OneCallModel implements IModelProvider {
+  readonly id = 'one';
+  readonly label = 'One';
+  constructor(private readonly _name: string, private readonly _args: unknown) {}
+  async models() {
+    return [{ id: 'm', label: 'm' }];
+  }
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    if (request.messages.at(-1)!.role === 'tool') {
+      yield { type: 'text', delta: 'ok' };
+      yield { type: 'end', reason: 'stop' };
+      return;
+    }
+    yield { type: 'tool_call', call: { id: 'w1', name: this._name, arguments: JSON.stringify(this._args) } };
+    yield { type: 'end', reason: 'tool_calls' };
+  }
+}
+
+describe('ChatSession cards for calls that change things', () => {
+  const WRITES = [
+    { name: 'write_file', description: 'Write', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, destructiveHint: true } },
+    { name: 'run_command', description: 'Run', inputSchema: { type: 'object' } },
+    { name: 'read_graph', description: 'Read', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  ];
+
+  it('warns on a write, shows its diff, and opens the whole change on request', async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'chat-write-'));
+    fs.writeFileSync(path.join(ws, 'notes.md'), 'old line\n');
+    const shown: FileChange[] = [];
+    const model = new OneCallModel('mcp__fs__write_file', { path: 'notes.md', content: 'new line\n' });
+    const { session, handle, calls } = setup({
+      model,
+      tools: (fx) => fx.setTools('fs', WRITES).tools(),
+      extra: { workspaceFolders: () => [ws], showChange: async (c) => void shown.push(c) },
+    });
+    await session.refreshModels();
+    const turn = session.send('write it');
+    await waitFor(() => tools(session.state().items)[0]?.permission?.change !== undefined);
+    const card = tools(session.state().items)[0]!;
+    expect(card.permission).toMatchObject({ changes: true, change: { path: 'notes.md', diff: expect.stringContaining('-old line\n+new line') } });
+    expect(await handle({ type: 'previewChange', seq: 1, callId: card.id })).toBeUndefined();
+    expect(shown).toEqual([{ path: 'notes.md', absolute: path.join(ws, 'notes.md'), before: 'old line\n', after: 'new line\n' }]);
+    expect(await handle({ type: 'answerPermission', seq: 2, callId: card.id, choice: 'deny' })).toBeUndefined();
+    await turn;
+    expect(calls).toEqual([]);
+    expect(await handle({ type: 'previewChange', seq: 3, callId: card.id })).toBe('This card is no longer waiting for an answer.');
+    expect(fs.readFileSync(path.join(ws, 'notes.md'), 'utf8')).toBe('old line\n');
+    fs.rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('shows a command line and its folder first', async () => {
+    const model = new OneCallModel('mcp__fs__run_command', { command: 'rm -rf build', cwd: 'app' });
+    const { session, handle } = setup({ model, tools: (fx) => fx.setTools('fs', WRITES).tools(), extra: { workspaceFolders: () => ['/ws'] } });
+    await session.refreshModels();
+    const turn = session.send('clean');
+    await waitFor(() => tools(session.state().items)[0]?.permission !== undefined);
+    const card = tools(session.state().items)[0]!;
+    expect(card.permission).toMatchObject({ changes: true, command: { line: 'rm -rf build', cwd: path.resolve('/ws', 'app') } });
+    expect(card.permission!.change).toBeUndefined();
+    await handle({ type: 'answerPermission', seq: 1, callId: card.id, choice: 'deny' });
+    await turn;
+  });
+
+  it('keeps the plain card for a read-only tool', async () => {
+    const model = new OneCallModel('mcp__fs__read_graph', {});
+    const { session, handle } = setup({ model, tools: (fx) => fx.setTools('fs', WRITES).tools() });
+    await session.refreshModels();
+    const turn = session.send('read');
+    await waitFor(() => tools(session.state().items)[0]?.permission !== undefined);
+    const card = tools(session.state().items)[0]!;
+    expect(card.permission!.changes).toBeUndefined();
+    await handle({ type: 'answerPermission', seq: 1, callId: card.id, choice: 'once' });
+    await turn;
+  });
+});
