@@ -20,6 +20,7 @@ const HELP = [
   '- `add 2 and 3` (its get-sum tool)',
   '- `what files are in this workspace?` (the *filesystem* server)',
   '- `remember that the build uses esbuild` (the *memory* server), then `what do you remember?`',
+  '- `write hello to notes.txt` (the *filesystem* server: the card shows the change first)',
   '',
   'Each tool call asks for your permission first. Set `mcpHarness.chat.provider` to use a real model.',
 ].join('\n');
@@ -94,6 +95,10 @@ export function decide(messages, tools) {
     return callOrExplain(tools, /(^|__)create_entities$/, 'create_entities', () => ({
       entities: [{ name: fact.slice(0, 60), entityType: 'fact', observations: [fact] }],
     }));
+  }
+  if ((m = /^\s*(?:please\s+)?write\s+(.+?)\s+(?:to|into|in)\s+(?:the\s+file\s+)?([\w./-]+)\s*$/is.exec(text))) {
+    const [said, file] = [m[1].replace(/^(["'])(.*)\1$/s, '$2'), m[2]];
+    return callOrExplain(tools, /(^|__)write_file$/, 'write_file', () => ({ path: file, content: `${said}\n` }));
   }
   if (/what do you (remember|know)|\brecall\b|what did i (tell|ask) you|\bmemor(y|ies)\b/i.test(text)) {
     return callOrExplain(tools, /(^|__)read_graph$/, 'read_graph', () => ({}));

@@ -7,6 +7,7 @@ import type { ChatActionId } from '../../shared/chatProtocol';
 import { ChatHistoryStore, ChatSession } from '../../core/chat';
 import { ChangePreviewDocuments } from './ChangePreviewDocuments';
 import { ChatModels, type ApiProviderId } from './ChatModels';
+import { manageApprovals } from './ManageApprovals';
 import { CHAT_VIEW_ID, ChatViewProvider } from './ChatViewProvider';
 
 const APPROVALS_KEY = 'mcpHarness.toolApprovals';
@@ -87,6 +88,7 @@ export class ChatFeature extends Disposable {
     this._register(vscode.commands.registerCommand('mcpHarness.newChat', () => this.session.newChat()));
     this._register(vscode.commands.registerCommand('mcpHarness.setApiKey', (provider?: ApiProviderId) => this.setApiKey(provider)));
     this._register(vscode.commands.registerCommand('mcpHarness.resetApprovals', () => this.resetApprovals()));
+    this._register(vscode.commands.registerCommand('mcpHarness.manageApprovals', () => manageApprovals(this.gate)));
     this._register(vscode.commands.registerCommand('mcpHarness.showAuditLog', () => this.showAuditLog()));
   }
 

@@ -4,24 +4,11 @@
 // and each of them answers correctly the first time (the memory server writes into a folder the
 // harness created before starting it).
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { DEMO_MODEL_ID, DEMO_MODEL_PORT, startDemoModel } from '../../../demo/model/demoModel.mjs';
 import { approveFromNotification, openViewContainer, serverTreeRow, waitForText, waitForWorkbench } from './lib.mjs';
-import { button, lastCard, messageBox, openChat, send, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
-
-const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-
-/** A copy of demo/ beside a link to this checkout's node_modules, as `${workspaceFolder}/..` expects; no `.harness/`. */
-function freshDemo() {
-  const parent = mkdtempSync(join(tmpdir(), 'mcp-harness-demo-'));
-  symlinkSync(join(ROOT, 'node_modules'), join(parent, 'node_modules'), 'dir');
-  const demo = join(parent, 'demo');
-  cpSync(join(ROOT, 'demo'), demo, { recursive: true, filter: (src) => !src.includes(`${join(ROOT, 'demo', '.harness')}`) });
-  return demo;
-}
+import { button, freshDemo, lastCard, messageBox, openChat, send, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
@@ -75,9 +62,10 @@ export async function run(ctx) {
     await waitForText(chat.locator('mcp-chat-item .md').last(), /the build uses esbuild/);
     await waitIdle(chat);
 
+    const before = await chat.locator('mcp-tool-card').count();
     await send(chat, 'what files are in this workspace?');
     for (let i = 0; i < 2; i++) {
-      card = lastCard(chat);
+      card = chat.locator('mcp-tool-card').nth(before + i);
       await waitCardState(card, 'waiting_for_approval');
       await button(card, 'Allow once').click();
       await waitCardState(card, 'done');

@@ -1,6 +1,6 @@
 // Helpers for the chat scenarios: a scratch copy of the chat workspace pointed at a fake model, and
 // the chat panel's controls by their accessible names.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,19 @@ export function chatWorkspace(settings) {
   mkdirSync(join(dir, '.vscode'), { recursive: true });
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
   return dir;
+}
+
+/**
+ * A copy of demo/ as a fresh clone has it (no gitignored `.harness/`), beside a link to this
+ * checkout's node_modules as its `${workspaceFolder}/..` paths expect. Remove `dirname(result)` after.
+ */
+export function freshDemo() {
+  const parent = mkdtempSync(join(tmpdir(), 'mcp-harness-demo-'));
+  symlinkSync(join(ROOT, 'node_modules'), join(parent, 'node_modules'), 'dir');
+  const demo = join(parent, 'demo');
+  const harness = join(ROOT, 'demo', '.harness');
+  cpSync(join(ROOT, 'demo'), demo, { recursive: true, filter: (src) => src !== harness && !src.startsWith(`${harness}/`) });
+  return demo;
 }
 
 /** Lines the counter server wrote (`call count`, `cancelled slow_count`). */

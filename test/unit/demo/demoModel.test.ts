@@ -42,6 +42,10 @@ describe('the demo model script', () => {
       expect(decide(user(text), TOOLS).call, text).toEqual({ name: 'mcp__everything__get-sum', args: { a: 2, b: 3 } });
     }
     for (const text of ['hello', 'what can you do?', 'help']) expect(called(text), text).toBeUndefined();
+    expect(decide(user('write "hello there" to notes.txt'), [...TOOLS, tool('mcp__filesystem__write_file', { path: { type: 'string' }, content: { type: 'string' } })]).call).toEqual({
+      name: 'mcp__filesystem__write_file',
+      args: { path: 'notes.txt', content: 'hello there\n' },
+    });
   });
 
   it('offers each of its suggestions as a phrase it understands', () => {
