@@ -266,10 +266,28 @@ export class McpHarness {
    */
   async call(request: ToolCallRequest, options: ToolCallOptions = {}): Promise<ToolCallOutcome> {
     const onEvent = options.onEvent;
-    const masked: ToolCallOptions = onEvent
-      ? { ...options, onEvent: (e) => onEvent(e.state === 'error' && e.output !== undefined ? { ...e, output: this._secrets.mask(e.output) } : e) }
-      : options;
-    return this._secrets.callResult(await this._pipeline.callTool(request, masked)) as ToolCallOutcome;
+    const masked: ToolCallOptions = {
+      ...options,
+      onEvent: (e) => {
+        if (e.state === 'running' && e.tool?.server !== undefined) this._log(e.tool.server, 'info', `call ${e.tool.originalName} (${e.callId.slice(0, 8)})`);
+        onEvent?.(e.state === 'error' && e.output !== undefined ? { ...e, output: this._secrets.mask(e.output) } : e);
+      },
+    };
+    const outcome = this._secrets.callResult(await this._pipeline.callTool(request, masked)) as ToolCallOutcome;
+    this._logOutcome(outcome);
+    return outcome;
+  }
+
+  /** The server log's line for a finished call: how it ended, how long it ran, and a failure's first line. */
+  private _logOutcome(outcome: ToolCallOutcome): void {
+    const server = outcome.tool?.server;
+    if (server === undefined) return;
+    const ran = outcome.runMs === undefined ? '' : ` after ${Math.round(outcome.runMs)} ms`;
+    const what = `call ${outcome.tool!.originalName} (${outcome.callId.slice(0, 8)})`;
+    const first = outcome.text.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
+    if (outcome.state === 'done') this._log(server, 'info', `${what} done${ran}`);
+    else if (outcome.state === 'error') this._log(server, 'warn', `${what} failed${ran}: ${first}`);
+    else this._log(server, 'info', `${what} ${outcome.state}${first ? `: ${first}` : ''}`);
   }
 
   /** Reads a resource of a server (by the URI the server knows it by), through the same steps as a call. */

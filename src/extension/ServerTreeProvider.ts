@@ -148,7 +148,9 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     item.id = `server:${s.name}`;
     item.iconPath = stateIcon(s.state);
     item.description = serverDescription(s, this._enablement);
-    item.contextValue = `server.${s.state.kind}`;
+    // `.signin` marks servers reached over HTTP, the ones that can sign in (and so sign out); a
+    // stdio server cannot. Menus match the state as a prefix, so the suffix leaves them working.
+    item.contextValue = `server.${s.state.kind}${s.transport !== undefined && s.transport !== 'stdio' ? '.signin' : ''}`;
     return item;
   }
 

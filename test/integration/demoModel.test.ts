@@ -98,6 +98,25 @@ describe('demo model (offline, scripted)', () => {
     expect(answerText).toContain('.mcp.json');
   });
 
+  it('logs each call on its server at info level, and a failure with its reason', async () => {
+    const lines: string[] = [];
+    const listener = harness.onDidLog((e) => {
+      if (e.source === 'harness') lines.push(`${e.server} ${e.level} ${e.message}`);
+    });
+    try {
+      await harness.call({ name: 'mcp__everything__echo', arguments: { message: 'hi' } });
+      await harness.call({ name: 'mcp__filesystem__read_text_file', arguments: { path: path.join(tmp.dir, 'outside.txt') } });
+    } finally {
+      listener.dispose();
+    }
+    expect(lines).toEqual([
+      expect.stringMatching(/^everything info call echo \([0-9a-f]{8}\)$/),
+      expect.stringMatching(/^everything info call echo \([0-9a-f]{8}\) done after \d+ ms$/),
+      expect.stringMatching(/^filesystem info call read_text_file \([0-9a-f]{8}\)$/),
+      expect.stringMatching(/^filesystem warn call read_text_file \([0-9a-f]{8}\) failed after \d+ ms: .*(denied|outside|not allowed)/i),
+    ]);
+  });
+
   it('answers anything else with what it can do', async () => {
     const { asked, answerText } = await turn('what can you do?');
     expect(asked).toEqual([]);
