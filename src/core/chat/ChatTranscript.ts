@@ -196,17 +196,17 @@ function permissionView(request: PermissionRequest, folders: readonly string[]):
 export function describeDecider(decider: PermissionDecider): string {
   switch (decider.by) {
     case 'rule':
-      return `rule ${decider.rule}`;
+      return `by the rule "${decider.rule}" (mcpHarness.permissions)`;
     case 'remembered':
       return decider.scope === 'session' ? 'allowed for this session' : decider.scope === 'workspace' ? 'always allowed in this workspace' : "server allowed for this session";
     case 'user':
       return decider.choice === 'deny' ? 'denied by you' : decider.choice === 'once' ? 'allowed once by you' : 'allowed by you';
     case 'read_only_setting':
-      return 'read-only (autoAllowReadOnly)';
+      return 'allowed as read-only (mcpHarness.permissions.autoAllowReadOnly)';
     case 'caller':
       return 'run by you';
     case 'hook':
-      return `hook ${decider.hook}`;
+      return `by the hook "${decider.hook}"`;
   }
 }
 
