@@ -1,3 +1,5 @@
+// Long because each command is a small function next to its registration, so a command and what it
+// does read together; the shared pieces (picking a server, revealing a definition) sit at the end.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatConfigError, splitCommandLine, type HarnessApplyResult, type McpHarness, type McpServerSnapshot } from '../core';

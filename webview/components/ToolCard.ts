@@ -1,3 +1,5 @@
+// Over 300 lines: one card with every state a tool call has; the waiting card's parts (arguments,
+// risk preview, keys) live in cardParts.ts so the card itself stays one readable render.
 import { css, html, LitElement, nothing } from 'lit';
 import type { ChatItem, ChatPermissionChoice, ChatToolAnnotations, ChatWarning } from '../../src/shared/chatProtocol';
 import { base } from '../theme';

@@ -1,3 +1,5 @@
+// Over 300 lines because one class owns a conversation's whole life (turns, direct commands, cards,
+// change previews, history); the pieces it drives live beside it (transcript, prompter, hooks, previews).
 import { randomUUID } from 'node:crypto';
 import { DIRECT_COMMANDS_HELP, DirectCommands, parseDirectCommand, type DirectCommandServer } from '../agent/DirectCommands';
 import { McpAgent } from '../agent/McpAgent';
