@@ -55,7 +55,7 @@ export type ChatAction = Infer<typeof action>;
 export const chatItem = union('kind', {
   user: object({ id: str, text: str }),
   /** `error` is set when the turn ended in an error after (or instead of) this text. */
-  assistant: object({ id: str, text: str, error: optional(str) }),
+  assistant: object({ id: str, text: str, error: optional(str), /** The user stopped the turn while this text streamed: it is partial. */ stopped: optional(bool) }),
   tool: object({
     id: str,
     /** The name the model (or `/call`) asked for. */

@@ -65,6 +65,7 @@ export class ChatItemView extends LitElement {
       case 'assistant':
         return html`<div class="role muted">Assistant</div>
           <div class="md" @click=${this._onClick}>${unsafeHTML(renderMarkdown(item.text))}</div>
+          ${item.stopped ? html`<div class="stopped muted" role="status">■ stopped: the answer is partial</div>` : ''}
           ${item.error ? html`<div class="turn-error error" role="alert">⚠ ${item.error}</div>` : ''}`;
       case 'usage':
         return html`<div class="usage muted" title="Tokens this turn, as the provider reported them">

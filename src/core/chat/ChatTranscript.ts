@@ -72,8 +72,10 @@ export class ChatTranscript {
         return this._error(event.message, event.kind);
       case 'notice':
         return this.add({ kind: 'notice', id: this.nextId('n'), level: event.level, text: event.message });
-      case 'usage':
       case 'end':
+        if (event.reason === 'stopped') this._stopped();
+        return;
+      case 'usage':
         return;
     }
   }
@@ -138,6 +140,14 @@ export class ChatTranscript {
     const item = this._items[at] as Extract<ChatItem, { kind: 'assistant' }>;
     this._items[at] = { ...item, text: item.text + delta };
     this._post({ type: 'append', id: item.id, delta });
+  }
+
+  /** A stopped turn: its partial answer says so, or a notice does when no text had come. */
+  private _stopped(): void {
+    const at = this._assistant === undefined ? undefined : this._index.get(this._assistant);
+    const item = at === undefined ? undefined : this._items[at];
+    if (item?.kind === 'assistant') this.add({ ...item, stopped: true });
+    else this.add({ kind: 'notice', id: this.nextId('n'), level: 'info', text: 'Stopped.' });
   }
 
   private _error(message: string, kind: string): void {

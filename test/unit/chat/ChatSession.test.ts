@@ -350,3 +350,30 @@ describe('ChatSession cards for calls that change things', () => {
     await turn;
   });
 });
+
+describe('ChatSession stopped turns', () => {
+  it('marks a partial answer as stopped, and says so when no text had come', async () => {
+    const model: IModelProvider = {
+      id: 'slow',
+      label: 'Slow',
+      models: async () => [],
+      async *stream(request, signal) {
+        if (request.messages.at(-1)!.role === 'user' && request.messages.at(-1)!.content === 'talk') yield { type: 'text', delta: 'partial ' };
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        throw new Error('aborted');
+      },
+    };
+    const { session } = setup({ model });
+    await session.refreshModels();
+    const turn = session.send('talk');
+    await waitFor(() => session.state().items.some((i) => i.kind === 'assistant'));
+    session.stop();
+    await turn;
+    expect(session.state().items.at(-1)).toMatchObject({ kind: 'assistant', text: 'partial ', stopped: true });
+    const silent = session.send('quiet');
+    await new Promise((r) => setTimeout(r, 20));
+    session.stop();
+    await silent;
+    expect(session.state().items.at(-1)).toMatchObject({ kind: 'notice', text: 'Stopped.' });
+  });
+});
