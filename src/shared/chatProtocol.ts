@@ -115,6 +115,8 @@ const text = boundedStr(MAX_WEBVIEW_TEXT);
 /** Every request the webview makes: what it sends, and what the host answers. */
 export const WEBVIEW_REQUESTS = {
   send: { params: object({ text }), answer: none },
+  /** Runs the last message again (Retry), or an edited text in its place: the last turn is replaced. */
+  resend: { params: object({ text: optional(text) }), answer: none },
   stop: { params: object({}), answer: none },
   newChat: { params: object({}), answer: none },
   openConversation: { params: object({ id: str }), answer: none },

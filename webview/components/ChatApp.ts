@@ -4,6 +4,7 @@ import type { WebviewRequest } from '../../src/shared/chatProtocol';
 import type { ChatClient } from '../ChatClient';
 import { base } from '../theme';
 import { CARD_KEYS } from './cardParts';
+import type { Composer } from './Composer';
 import type { ToolCard } from './ToolCard';
 
 /**
@@ -46,6 +47,7 @@ export class ChatApp extends LitElement {
     });
     this.addEventListener('chat-request', this._onRequest as EventListener);
     this.addEventListener('focus-message', this._focusMessage);
+    this.addEventListener('edit-message', this._editMessage as EventListener);
     document.addEventListener('keydown', this._onKeydown);
   }
 
@@ -54,6 +56,7 @@ export class ChatApp extends LitElement {
     this._unsubscribe?.();
     this.removeEventListener('chat-request', this._onRequest as EventListener);
     this.removeEventListener('focus-message', this._focusMessage);
+    this.removeEventListener('edit-message', this._editMessage as EventListener);
     document.removeEventListener('keydown', this._onKeydown);
   }
 
@@ -65,6 +68,7 @@ export class ChatApp extends LitElement {
 
   protected override render() {
     const { state } = this.client;
+    const lastUser = [...state.items].reverse().find((i) => i.kind === 'user')?.id;
     return html`
       <mcp-chat-header
         .models=${state.models}
@@ -80,7 +84,10 @@ export class ChatApp extends LitElement {
         ${repeat(
           state.items,
           (item) => item.id,
-          (item) => (item.kind === 'tool' ? html`<mcp-tool-card data-id=${item.id} .item=${item}></mcp-tool-card>` : html`<mcp-chat-item .item=${item}></mcp-chat-item>`),
+          (item) =>
+            item.kind === 'tool'
+              ? html`<mcp-tool-card data-id=${item.id} .item=${item}></mcp-tool-card>`
+              : html`<mcp-chat-item .item=${item} .lastMessage=${item.id === lastUser && !state.busy}></mcp-chat-item>`,
         )}
       </div>
       <mcp-composer .busy=${state.busy} .history=${state.items.filter((i) => i.kind === 'user').map((i) => i.text)}></mcp-composer>
@@ -119,6 +126,10 @@ export class ChatApp extends LitElement {
     e.stopPropagation();
     if (e.detail.type === 'send') this._stickToBottom = true;
     void this.client.request(e.detail);
+  };
+
+  private readonly _editMessage = (e: CustomEvent<string>): void => {
+    this.renderRoot.querySelector<Composer>('mcp-composer')?.edit(e.detail);
   };
 
   private readonly _focusMessage = (): void => {

@@ -8,7 +8,9 @@ import { chatRequest } from './ChatApp';
  * a line; Up and Down in an empty box (or one showing a recalled prompt) walk the earlier prompts.
  */
 export class Composer extends LitElement {
-  static override properties = { busy: { attribute: false }, history: { attribute: false } };
+  static override properties = { busy: { attribute: false }, history: { attribute: false }, _editing: { state: true } };
+  /** The box holds the last message for Edit: Send replaces that turn. */
+  declare _editing: boolean;
   declare busy: boolean;
   /** This conversation's prompts, oldest first. */
   declare history: readonly string[];
@@ -19,6 +21,18 @@ export class Composer extends LitElement {
     super();
     this.busy = false;
     this.history = [];
+    this._editing = false;
+  }
+
+  /** Edit: the last message in the box, to change and send in its place (Escape cancels). */
+  edit(text: string): void {
+    const box = this.renderRoot.querySelector('textarea');
+    if (!box) return;
+    box.value = text;
+    this._editing = true;
+    this._recalled = undefined;
+    box.focus();
+    box.setSelectionRange(text.length, text.length);
   }
 
   static override styles = [
@@ -67,6 +81,7 @@ export class Composer extends LitElement {
         @keydown=${this._onKeydown}
         @input=${() => (this._recalled = undefined)}
       ></textarea>
+      ${this._editing ? html`<div class="editing muted" role="status">Editing your last message: Send replaces it and its answer; Escape cancels.</div>` : ''}
       <div class="buttons">
         <vscode-button secondary ?disabled=${!this.busy} @click=${this._stop}>Stop</vscode-button>
         <vscode-button ?disabled=${this.busy} @click=${this._send}>Send</vscode-button>
@@ -82,6 +97,11 @@ export class Composer extends LitElement {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       this._send();
+    } else if (e.key === 'Escape' && this._editing) {
+      e.preventDefault();
+      e.stopPropagation();
+      this._editing = false;
+      (e.target as HTMLTextAreaElement).value = '';
     } else if ((e.key === 'ArrowUp' || e.key === 'ArrowDown') && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
       this._recall(e);
     }
@@ -104,7 +124,9 @@ export class Composer extends LitElement {
     if (!box || !text || this.busy) return;
     box.value = '';
     this._recalled = undefined;
-    chatRequest(this, { type: 'send', text });
+    const editing = this._editing;
+    this._editing = false;
+    chatRequest(this, editing ? { type: 'resend', text } : { type: 'send', text });
   }
 
   private _stop(): void {

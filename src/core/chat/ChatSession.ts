@@ -138,6 +138,7 @@ export class ChatSession {
   private _handlers(): WebviewRequestHandlers {
     return {
       send: async ({ text }) => this.send(text),
+      resend: async ({ text }) => this.resend(text),
       stop: async () => this.stop(),
       newChat: async () => this.newChat(),
       openConversation: async ({ id }) => this._openById(id),
@@ -204,6 +205,26 @@ export class ChatSession {
       await this._save();
       this._options.post({ type: 'busy', busy: false });
     }
+  }
+
+  /**
+   * Retry (no `text`) or edit-and-resend: the last message and everything after it are dropped,
+   * from the panel and from what the model is sent, and the message runs again.
+   */
+  async resend(text?: string): Promise<void> {
+    if (this._turn) throw new ChatRequestError('A turn is still running: stop it first.');
+    const items = this._transcript.items;
+    let at = items.length - 1;
+    while (at >= 0 && items[at]!.kind !== 'user') at--;
+    const last = items[at];
+    if (last?.kind !== 'user') throw new ChatRequestError('There is no message to send again.');
+    let m = this._messages.length - 1;
+    while (m >= 0 && this._messages[m]!.role !== 'user') m--;
+    // A direct command (`/tools`) never reached the model: its turn has no message to drop.
+    if (m >= 0 && !parseDirectCommand(last.text)) this._messages.splice(m);
+    this._transcript.truncate(at);
+    this._options.post({ type: 'init', state: this.state() });
+    return this.send(text?.trim() || last.text);
   }
 
   /** Aborts the model stream and every call in flight; open cards are denied. */

@@ -48,6 +48,12 @@ export class ChatTranscript {
     return this._items;
   }
 
+  /** Drops every item from `count` on (a turn replaced by Retry or an edit); the caller re-sends `init`. */
+  truncate(count: number): void {
+    for (const item of this._items.splice(count)) this._index.delete(item.id);
+    this._assistant = undefined;
+  }
+
   nextId(prefix: string): string {
     let id: string;
     do id = `${prefix}${++this._counter}`;

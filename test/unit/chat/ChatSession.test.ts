@@ -377,3 +377,33 @@ describe('ChatSession stopped turns', () => {
     expect(session.state().items.at(-1)).toMatchObject({ kind: 'notice', text: 'Stopped.' });
   });
 });
+
+describe('ChatSession Retry and Edit', () => {
+  /** Answers every message with its own text, so each turn's answer shows what the model was sent. */
+  const echoModel: IModelProvider = {
+    id: 'echo',
+    label: 'Echo',
+    models: async () => [],
+    async *stream(request) {
+      yield { type: 'text', delta: `${request.messages.filter((m) => m.role === 'user').map((m) => m.content).join(' / ')}` };
+      yield { type: 'end', reason: 'stop' };
+    },
+  };
+
+  it('replaces the last turn, in the panel and in what the model is sent', async () => {
+    const { session, handle } = setup({ model: echoModel });
+    await session.refreshModels();
+    await session.send('one');
+    await session.send('two');
+    expect(await handle({ type: 'resend', seq: 1 })).toBeUndefined();
+    const texts = () => session.state().items.filter((i) => i.kind === 'user' || i.kind === 'assistant').map((i) => (i as { text: string }).text);
+    expect(texts()).toEqual(['one', 'one', 'two', 'one / two']);
+    expect(await handle({ type: 'resend', seq: 2, text: 'three' })).toBeUndefined();
+    expect(texts()).toEqual(['one', 'one', 'three', 'one / three']);
+  });
+
+  it('says so when there is nothing to send again', async () => {
+    const { handle } = setup({ model: echoModel });
+    expect(await handle({ type: 'resend', seq: 1 })).toBe('There is no message to send again.');
+  });
+});
