@@ -91,9 +91,11 @@ export const cardPartStyles = css`
   pre.diff .file {
     color: var(--vscode-descriptionForeground);
   }
-  .card.changes {
+  /* Doubled class: wins over the waiting card's focus-coloured border whatever the order of sheets. */
+  .card.changes.changes {
     border-color: var(--vscode-editorWarning-foreground);
     border-left-width: 4px;
+    background: color-mix(in srgb, var(--vscode-editorWarning-foreground) 7%, var(--vscode-editorWidget-background, var(--vscode-sideBar-background)));
   }
   .risk {
     color: var(--vscode-editorWarning-foreground);
