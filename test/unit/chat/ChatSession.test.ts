@@ -160,7 +160,7 @@ describe('ChatSession', () => {
     expect(state.conversationId).toBe(first.session.state().conversationId);
     expect(state.items[0]).toMatchObject({ kind: 'user', text: 'do both' });
     expect(tools(state.items).map((t) => t.state)).toEqual(['cancelled', 'cancelled']);
-    expect(state.conversations).toEqual([expect.objectContaining({ title: 'do both', messageCount: 1 })]);
+    expect(state.conversations).toEqual([expect.objectContaining({ title: 'Do both', messageCount: 1 })]);
     first.session.stop();
     await firstTurn;
 
