@@ -117,6 +117,11 @@ describe('demo model (offline, scripted)', () => {
     ]);
   });
 
+  it('lists its model from the endpoint, for the picker', async () => {
+    const provider = new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'configured', apiKey: resolveApiKey({ envVar: 'OPENAI_API_KEY', baseUrl: model.url, env: {} }) });
+    expect(await provider.availableModels()).toEqual([{ id: DEMO_MODEL_ID, label: DEMO_MODEL_ID }]);
+  });
+
   it('answers anything else with what it can do', async () => {
     const { asked, answerText } = await turn('what can you do?');
     expect(asked).toEqual([]);

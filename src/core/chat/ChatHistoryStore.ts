@@ -9,6 +9,8 @@ export interface StoredConversation {
   readonly updatedAt: number;
   readonly items: readonly ChatItem[];
   readonly messages: readonly ChatMessage[];
+  /** The model picked for this conversation (`provider:model`), used again when it is reopened. */
+  readonly model?: string;
 }
 
 /** The storage the history uses: VS Code's workspace state has this shape. */

@@ -80,6 +80,8 @@ export class ChatSession {
   private _transcript: ChatTranscript;
   private _messages: ChatMessage[] = [];
   private _createdAt = Date.now();
+  /** The model this conversation was given (it follows the conversation, not the window). */
+  private _conversationModel: string | undefined;
   private _turn: AbortController | undefined;
   private _models: readonly ChatModelEntry[] = [];
   private _selected: ChatModelEntry | undefined;
@@ -118,7 +120,7 @@ export class ChatSession {
   async refreshModels(): Promise<void> {
     const { entries, selected } = await this._options.models();
     this._models = entries;
-    this._selected = selected;
+    this._selected = entries.find((e) => e.choice.id === this._conversationModel) ?? selected;
     this._options.post({ type: 'models', models: entries.map((e) => e.choice), ...(selected ? { selectedModel: selected.choice.id } : {}) });
   }
 
@@ -170,6 +172,8 @@ export class ChatSession {
         const entry = this._models.find((e) => e.choice.id === model);
         if (!entry) throw new ChatRequestError(`The model "${model}" is no longer on offer.`);
         this._selected = entry;
+        this._conversationModel = entry.choice.id;
+        this._queueSave();
         await this._options.selectModel(entry.choice.id);
       },
       action: async ({ action }) => this._options.runAction(action),
@@ -244,6 +248,7 @@ export class ChatSession {
     this._saveTimer = undefined;
     this._messages = [];
     this._createdAt = Date.now();
+    this._conversationModel = undefined;
     this._transcript = this._newTranscript(randomUUID(), []);
     this._hooks.opened('clear');
     await this._options.history.setCurrent(this._transcript.id);
@@ -298,6 +303,12 @@ export class ChatSession {
   private _open(stored: StoredConversation): void {
     this._messages = [...stored.messages];
     this._createdAt = stored.createdAt;
+    this._conversationModel = stored.model;
+    const model = this._models.find((e) => e.choice.id === stored.model);
+    if (model) {
+      this._selected = model;
+      this._options.post({ type: 'models', models: this._models.map((e) => e.choice), selectedModel: model.choice.id });
+    }
     this._transcript = this._newTranscript(stored.id, stored.items);
   }
 
@@ -334,6 +345,7 @@ export class ChatSession {
         updatedAt: Date.now(),
         items,
         messages: this._messages,
+        ...(this._conversationModel ?? this._selected ? { model: this._conversationModel ?? this._selected!.choice.id } : {}),
       });
       this._options.post({ type: 'conversations', conversations: this._options.history.list() });
     } catch (err) {

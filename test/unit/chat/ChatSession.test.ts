@@ -407,3 +407,32 @@ describe('ChatSession Retry and Edit', () => {
     expect(await handle({ type: 'resend', seq: 1 })).toBe('There is no message to send again.');
   });
 });
+
+describe('ChatSession model per conversation', () => {
+  it('reopens a conversation with the model it was given', async () => {
+    const say = (word: string): IModelProvider => ({
+      id: word,
+      label: word,
+      models: async () => [],
+      async *stream() {
+        yield { type: 'text', delta: word };
+        yield { type: 'end', reason: 'stop' };
+      },
+    });
+    const one: ChatModelEntry = { choice: { id: 'a:one', label: 'One' }, provider: say('one'), model: 'one' };
+    const two: ChatModelEntry = { choice: { id: 'a:two', label: 'Two' }, provider: say('two'), model: 'two' };
+    const { session, handle } = setup({ extra: { models: async () => ({ entries: [one, two], selected: one }) } });
+    await session.refreshModels();
+    expect(await handle({ type: 'selectModel', seq: 1, model: 'a:two' })).toBeUndefined();
+    await session.send('hi');
+    const first = session.state().conversationId;
+    await session.newChat();
+    await handle({ type: 'selectModel', seq: 2, model: 'a:one' });
+    await session.send('hello');
+    expect(session.state().items.at(-1)).toMatchObject({ kind: 'assistant', text: 'one' });
+    await handle({ type: 'openConversation', seq: 3, id: first });
+    expect(session.state().selectedModel).toBe('a:two');
+    await session.send('again');
+    expect(session.state().items.filter((i) => i.kind === 'assistant').map((i) => (i as { text: string }).text)).toEqual(['two', 'two']);
+  });
+});
