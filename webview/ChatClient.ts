@@ -120,6 +120,9 @@ export class ChatClient {
         break;
       case 'focusInput':
         break;
+      case 'attachments':
+        this._state = { ...this._state, attachments: message.attachments };
+        break;
       case 'response': {
         const resolve = this._pending.get(message.seq);
         this._pending.delete(message.seq);

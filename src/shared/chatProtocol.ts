@@ -53,7 +53,8 @@ export type ChatAction = Infer<typeof action>;
 
 /** One entry of the transcript. `id` is unique within its conversation. */
 export const chatItem = union('kind', {
-  user: object({ id: str, text: str }),
+  /** `context`: the labels of what was attached to it. */
+  user: object({ id: str, text: str, context: optional(array(str)) }),
   /** `error` is set when the turn ended in an error after (or instead of) this text. */
   assistant: object({ id: str, text: str, error: optional(str), /** The user stopped the turn while this text streamed: it is partial. */ stopped: optional(bool) }),
   tool: object({
@@ -106,6 +107,8 @@ const viewState = object({
   busy: bool,
   /** Prompts an empty conversation offers; a click sends one. */
   suggestions: optional(array(str)),
+  /** What goes with the next message (chips above the message box). */
+  attachments: optional(array(object({ id: str, label: str }))),
 });
 export type ChatViewState = Infer<typeof viewState>;
 
@@ -122,6 +125,9 @@ export const WEBVIEW_REQUESTS = {
   openConversation: { params: object({ id: str }), answer: none },
   deleteConversation: { params: object({ id: str }), answer: none },
   answerPermission: { params: object({ callId: str, choice: oneOf(PERMISSION_CHOICES), reason: optional(text) }), answer: none },
+  /** "Add Context...": the host asks what to attach (active file, selection, a file, problems). */
+  addContext: { params: object({}), answer: none },
+  removeContext: { params: object({ id: str }), answer: none },
   /** Opens the change a waiting write or edit would make in the editor's diff view. */
   previewChange: { params: object({ callId: str }), answer: none },
   selectModel: { params: object({ model: str }), answer: none },
@@ -161,6 +167,8 @@ export const hostMessage = union('type', {
   busy: object({ busy: bool }),
   models: object({ models: array(modelChoice), selectedModel: optional(str) }),
   conversations: object({ conversations: array(conversationSummary) }),
+  /** The chips of what goes with the next message changed. */
+  attachments: object({ attachments: array(object({ id: str, label: str })) }),
   /** Put the caret in the message box ("MCP: Open Chat"). */
   focusInput: object({}),
   /** The answer to request `seq`: its value (checked against the request's answer type), or why it failed. */

@@ -90,7 +90,7 @@ export class ChatApp extends LitElement {
               : html`<mcp-chat-item .item=${item} .lastMessage=${item.id === lastUser && !state.busy}></mcp-chat-item>`,
         )}
       </div>
-      <mcp-composer .busy=${state.busy} .history=${state.items.filter((i) => i.kind === 'user').map((i) => i.text)}></mcp-composer>
+      <mcp-composer .busy=${state.busy} .attachments=${state.attachments} .history=${state.items.filter((i) => i.kind === 'user').map((i) => i.text)}></mcp-composer>
     `;
   }
 

@@ -83,6 +83,7 @@ export class ChatItemView extends LitElement {
     switch (item.kind) {
       case 'user':
         return html`<div class="role muted">You</div><div class="user">${item.text}</div>
+          ${item.context?.length ? html`<div class="muted attached">Attached: ${item.context.join(', ')}</div>` : ''}
           ${this.lastMessage
             ? html`<div class="again">
                 <button type="button" class="link" title="Put this message in the message box to change and send it again" @click=${this._edit}>Edit</button>

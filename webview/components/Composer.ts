@@ -8,7 +8,9 @@ import { chatRequest } from './ChatApp';
  * a line; Up and Down in an empty box (or one showing a recalled prompt) walk the earlier prompts.
  */
 export class Composer extends LitElement {
-  static override properties = { busy: { attribute: false }, history: { attribute: false }, _editing: { state: true } };
+  static override properties = { busy: { attribute: false }, history: { attribute: false }, attachments: { attribute: false }, _editing: { state: true } };
+  /** Chips of what goes with the next message. */
+  declare attachments: readonly { id: string; label: string }[] | undefined;
   /** The box holds the last message for Edit: Send replaces that turn. */
   declare _editing: boolean;
   declare busy: boolean;
@@ -63,6 +65,35 @@ export class Composer extends LitElement {
         outline: 1px solid var(--vscode-focusBorder);
         outline-offset: -1px;
       }
+      .context {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 4px;
+        align-items: center;
+        margin-bottom: 6px;
+      }
+      .chip {
+        display: inline-flex;
+        align-items: center;
+        gap: 2px;
+        max-width: 100%;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+        font-size: 0.9em;
+        padding: 1px 2px 1px 6px;
+        border-radius: 10px;
+        background: var(--vscode-badge-background);
+        color: var(--vscode-badge-foreground);
+      }
+      .chip button {
+        font: inherit;
+        color: inherit;
+        background: none;
+        border: none;
+        cursor: pointer;
+        padding: 0 4px;
+      }
       .buttons {
         display: flex;
         gap: 6px;
@@ -73,7 +104,14 @@ export class Composer extends LitElement {
   ];
 
   protected override render() {
+    const chips = this.attachments ?? [];
     return html`
+      <div class="context" role="group" aria-label="Context for the next message">
+        <vscode-button secondary title="Attach the active file, the selection, a file or problems" @click=${() => chatRequest(this, { type: 'addContext' })}>Add Context...</vscode-button>
+        ${chips.map(
+          (c) => html`<span class="chip" title=${c.label}>${c.label}<button type="button" aria-label="Remove ${c.label}" title="Remove" @click=${() => chatRequest(this, { type: 'removeContext', id: c.id })}>×</button></span>`,
+        )}
+      </div>
       <textarea
         aria-label="Message"
         placeholder="Message (Enter to send, Shift+Enter for a new line)"

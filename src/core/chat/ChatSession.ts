@@ -14,6 +14,7 @@ import { ChatHooks, type IChatHooks } from './ChatHooks';
 import { ChatPrompter } from './ChatPrompter';
 import { ChatTranscript, type IChangeDescriber } from './ChatTranscript';
 import { fileChange, unifiedDiff, type FileChange } from './ChangePreview';
+import { withContext, type ChatAttachment } from './ChatContext';
 import { titleFor, type ChatHistoryStore, type StoredConversation } from './ChatHistoryStore';
 
 /** A model the chat can use: what the picker shows, and how to reach it. */
@@ -65,6 +66,8 @@ export interface ChatSessionOptions {
   workspaceFolders?(): readonly string[];
   /** Shows a waiting write's or edit's whole change ("Preview Change": the editor's diff view). */
   showChange?(change: FileChange): Promise<void>;
+  /** "Add Context...": asks the user what to attach; undefined when they chose nothing. */
+  pickContext?(): Promise<ChatAttachment | undefined>;
 }
 
 /**
@@ -80,6 +83,9 @@ export class ChatSession {
   private _transcript: ChatTranscript;
   private _messages: ChatMessage[] = [];
   private _createdAt = Date.now();
+  /** What goes with the next message, in the order attached; only the user's action adds to it. */
+  private _attachments: { id: string; attachment: ChatAttachment }[] = [];
+  private _attachmentCounter = 0;
   /** The model this conversation was given (it follows the conversation, not the window). */
   private _conversationModel: string | undefined;
   private _turn: AbortController | undefined;
@@ -134,6 +140,7 @@ export class ChatSession {
       ...(this._selected ? { selectedModel: this._selected.choice.id } : {}),
       busy: this.busy,
       ...(suggestions?.length ? { suggestions: [...suggestions] } : {}),
+      ...(this._attachments.length ? { attachments: this._chips() } : {}),
     };
   }
 
@@ -159,6 +166,17 @@ export class ChatSession {
         if (call === undefined || !this.prompter.answer(call, { choice, ...(reason ? { reason } : {}) })) {
           throw new ChatRequestError('This card is no longer waiting for an answer.');
         }
+      },
+      addContext: async () => {
+        if (!this._options.pickContext) throw new ChatRequestError('Adding context is not available here.');
+        const attachment = await this._options.pickContext();
+        if (!attachment) return;
+        this._attachments.push({ id: `ctx${++this._attachmentCounter}`, attachment });
+        this._options.post({ type: 'attachments', attachments: this._chips() });
+      },
+      removeContext: async ({ id }) => {
+        this._attachments = this._attachments.filter((a) => a.id !== id);
+        this._options.post({ type: 'attachments', attachments: this._chips() });
       },
       previewChange: async ({ callId }) => {
         const request = this._transcript.requestOf(callId);
@@ -188,9 +206,12 @@ export class ChatSession {
     this._turn = abort;
     this._options.post({ type: 'busy', busy: true });
     const t = this._transcript;
-    t.add({ kind: 'user', id: t.nextId('u'), text });
+    const command = parseDirectCommand(text);
+    // Attachments go with a message to the model; a direct command leaves them for the next one.
+    const attached = command ? [] : this._attachments.splice(0).map((a) => a.attachment);
+    if (attached.length) this._options.post({ type: 'attachments', attachments: [] });
+    t.add({ kind: 'user', id: t.nextId('u'), text, ...(attached.length ? { context: attached.map((a) => a.label) } : {}) });
     try {
-      const command = parseDirectCommand(text);
       if (command) {
         const reply = await this._direct.run(text, { signal: abort.signal, onEvent: (e) => t.onAgentEvent(e) });
         if (reply !== undefined && command.kind !== 'call') t.add({ kind: 'assistant', id: t.nextId('a'), text: reply });
@@ -201,7 +222,7 @@ export class ChatSession {
       else if (!command && this._selected) {
         const notice = (level: 'info' | 'warning', message: string) => t.add({ kind: 'notice', id: t.nextId('n'), level, text: message });
         const modelText = await this._hooks.beforeTurn(t.id, text, abort.signal, notice);
-        if (modelText !== undefined) await this._runTurn(this._selected, modelText, abort.signal);
+        if (modelText !== undefined) await this._runTurn(this._selected, withContext(modelText, attached), abort.signal);
       }
     } finally {
       this._turn = undefined;
@@ -229,6 +250,10 @@ export class ChatSession {
     this._transcript.truncate(at);
     this._options.post({ type: 'init', state: this.state() });
     return this.send(text?.trim() || last.text);
+  }
+
+  private _chips(): { id: string; label: string }[] {
+    return this._attachments.map((a) => ({ id: a.id, label: a.attachment.label }));
   }
 
   /** Aborts the model stream and every call in flight; open cards are denied. */

@@ -8,6 +8,7 @@ import { ChatHistoryStore, ChatSession } from '../../core/chat';
 import { ChangePreviewDocuments } from './ChangePreviewDocuments';
 import { ChatModels, type ApiProviderId } from './ChatModels';
 import { manageApprovals } from './ManageApprovals';
+import { pickContext } from './pickContext';
 import { CHAT_VIEW_ID, ChatViewProvider } from './ChatViewProvider';
 
 const APPROVALS_KEY = 'mcpHarness.toolApprovals';
@@ -76,6 +77,7 @@ export class ChatFeature extends Disposable {
       log: (line) => _log.warn(line),
       workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       showChange: (change) => changes.show(change),
+      pickContext,
     });
     // The session goes first: it stops the running turn while the view can still show it.
     this._register({ dispose: () => this.session.dispose() });

@@ -4,7 +4,7 @@ import { PipelineFixture } from '../../support/pipeline';
 import type { WebviewRequestMessage } from '../../../src/shared/chatProtocol';
 import { ModelProviderError, type IModelProvider, type ModelRequest, type ModelStreamEvent } from '../../../src/core/agent/types';
 import { PermissionGate } from '../../../src/core/permissions';
-import { ChatHistoryStore, ChatSession, NO_MODEL_HELP, type ChatModelEntry, type ChatSessionOptions, type IChatMemento } from '../../../src/core/chat';
+import { ChatHistoryStore, ChatSession, MAX_ATTACHMENT_CHARS, NO_MODEL_HELP, withContext, type ChatAttachment, type ChatModelEntry, type ChatSessionOptions, type IChatMemento } from '../../../src/core/chat';
 import type { FileChange } from '../../../src/core/chat/ChangePreview';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -434,5 +434,44 @@ describe('ChatSession model per conversation', () => {
     expect(session.state().selectedModel).toBe('a:two');
     await session.send('again');
     expect(session.state().items.filter((i) => i.kind === 'assistant').map((i) => (i as { text: string }).text)).toEqual(['two', 'two']);
+  });
+});
+
+describe('ChatSession context from the editor', () => {
+  it('sends what the user attached with its path, once, and shows it on the message', async () => {
+    const seen: string[] = [];
+    const model: IModelProvider = {
+      id: 'ctx',
+      label: 'Ctx',
+      models: async () => [],
+      async *stream(request) {
+        seen.push(String(request.messages.at(-1)!.content));
+        yield { type: 'text', delta: 'ok' };
+        yield { type: 'end', reason: 'stop' };
+      },
+    };
+    const picks: ChatAttachment[] = [
+      { kind: 'selection', label: 'src/a.ts:1-2', path: 'src/a.ts:1-2', text: 'const a = 1;' },
+      { kind: 'problems', label: 'Problems in src/b.ts', path: 'src/b.ts', text: '3:1 error: nope' },
+    ];
+    const { session, handle, posted } = setup({ model, extra: { pickContext: async () => picks.shift() } });
+    await session.refreshModels();
+    await handle({ type: 'addContext', seq: 1 });
+    await handle({ type: 'addContext', seq: 2 });
+    expect(session.state().attachments).toEqual([{ id: 'ctx1', label: 'src/a.ts:1-2' }, { id: 'ctx2', label: 'Problems in src/b.ts' }]);
+    await handle({ type: 'removeContext', seq: 3, id: 'ctx2' });
+    expect(posted.at(-1)).toEqual({ type: 'attachments', attachments: [{ id: 'ctx1', label: 'src/a.ts:1-2' }] });
+    await handle({ type: 'addContext', seq: 4 }); // the picker gives nothing: nothing is attached
+    await session.send('explain');
+    expect(seen[0]).toBe('explain\n\nAttached by the user:\n\n<context kind="selection" path="src/a.ts:1-2">\nconst a = 1;\n</context>');
+    expect(session.state().items.find((i) => i.kind === 'user')).toMatchObject({ text: 'explain', context: ['src/a.ts:1-2'] });
+    expect(session.state().attachments).toBeUndefined();
+    await session.send('and now?');
+    expect(seen[1]).toBe('and now?');
+  });
+
+  it('cuts a huge attachment and says so', () => {
+    const text = withContext('q', [{ kind: 'file', label: 'big', path: 'big.txt', text: 'x'.repeat(MAX_ATTACHMENT_CHARS + 5) }]);
+    expect(text).toContain('[… cut: 5 more characters]');
   });
 });
