@@ -89,6 +89,7 @@ export class ChatFeature extends Disposable {
     this._register(vscode.commands.registerCommand('mcpHarness.openChatInEditor', () => this._view.openEditor()));
     this._register(vscode.commands.registerCommand('mcpHarness.newChat', () => this.session.newChat()));
     this._register(vscode.commands.registerCommand('mcpHarness.setApiKey', (provider?: ApiProviderId) => this.setApiKey(provider)));
+    this._register(vscode.commands.registerCommand('mcpHarness.addModel', () => this.addModel()));
     this._register(vscode.commands.registerCommand('mcpHarness.resetApprovals', () => this.resetApprovals()));
     this._register(vscode.commands.registerCommand('mcpHarness.manageApprovals', () => manageApprovals(this.gate)));
     this._register(vscode.commands.registerCommand('mcpHarness.showAuditLog', () => this.showAuditLog()));
@@ -127,6 +128,48 @@ export class ChatFeature extends Disposable {
     if (key === undefined) return;
     await this._models.setApiKey(id, key.trim() || undefined);
     void vscode.window.showInformationMessage(key.trim() ? 'MCP: API key stored.' : 'MCP: API key removed.');
+  }
+
+  /**
+   * "MCP: Add Model...": points the OpenAI-compatible or Anthropic provider at a base URL and model
+   * (user settings) with its key in secret storage, and picks that model. One endpoint per kind:
+   * adding another replaces the one configured.
+   */
+  async addModel(): Promise<void> {
+    const kind = (
+      await vscode.window.showQuickPick(
+        [
+          { label: 'OpenAI-compatible', detail: 'OpenAI, Ollama, LM Studio, vLLM, OpenRouter...', id: 'openai' as const },
+          { label: 'Anthropic', detail: 'the Anthropic Messages API', id: 'anthropic' as const },
+        ],
+        { title: 'Add Model: which kind of API?' },
+      )
+    )?.id;
+    if (!kind) return;
+    const settings = vscode.workspace.getConfiguration('mcpHarness.chat');
+    const baseUrl = await vscode.window.showInputBox({
+      title: 'Add Model: base URL',
+      value: settings.get<string>(`${kind}.baseUrl`) ?? '',
+      prompt: kind === 'openai' ? 'e.g. https://api.openai.com/v1, or http://127.0.0.1:11434/v1 for Ollama' : 'e.g. https://api.anthropic.com',
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : 'An http:// or https:// URL'),
+    });
+    if (baseUrl === undefined) return;
+    const model = await vscode.window.showInputBox({ title: 'Add Model: model id', value: settings.get<string>(`${kind}.model`) ?? '', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'A model id') });
+    if (model === undefined) return;
+    const key = await vscode.window.showInputBox({
+      title: 'Add Model: API key',
+      prompt: "Kept in VS Code's secret storage. Leave empty for a local server that needs none (or to keep the stored key).",
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined) return;
+    await settings.update(`${kind}.baseUrl`, baseUrl.trim(), vscode.ConfigurationTarget.Global);
+    await settings.update(`${kind}.model`, model.trim(), vscode.ConfigurationTarget.Global);
+    if (key.trim()) await this._models.setApiKey(kind, key.trim());
+    await this._models.remember(`${kind}:${model.trim()}`);
+    await this._refreshModels();
+    void vscode.window.showInformationMessage(`MCP: ${model.trim()} added to the chat's models.`);
   }
 
   /** "MCP: Reset Tool Approvals": forgets session, server and workspace approvals. */
