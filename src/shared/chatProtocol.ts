@@ -133,6 +133,8 @@ export const WEBVIEW_REQUESTS = {
   selectModel: { params: object({ model: str }), answer: none },
   action: { params: object({ action: oneOf(CHAT_ACTIONS) }), answer: none },
   copy: { params: object({ text }), answer: none },
+  /** A code block into the editor at its cursor (replacing the selection). */
+  insert: { params: object({ text }), answer: none },
 } as const satisfies Readonly<Record<string, { params: Check<object>; answer: Check<unknown> }>>;
 
 export type WebviewRequestType = keyof typeof WEBVIEW_REQUESTS;

@@ -111,9 +111,13 @@ export class ChatItemView extends LitElement {
 
   /** Copy buttons of code blocks (event delegation: the Markdown HTML has no handlers of its own). */
   private _onClick(e: Event): void {
-    const button = (e.target as HTMLElement).closest('button.copy');
+    const button = (e.target as HTMLElement).closest('button.copy, button.insert');
     const code = button?.closest('.code-block')?.querySelector('code');
     if (!button || !code) return;
+    if (button.classList.contains('insert')) {
+      chatRequest(this, { type: 'insert', text: code.textContent ?? '' });
+      return;
+    }
     chatRequest(this, { type: 'copy', text: code.textContent ?? '' });
     button.textContent = 'Copied';
     setTimeout(() => (button.textContent = 'Copy'), 1500);

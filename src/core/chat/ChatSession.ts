@@ -59,6 +59,8 @@ export interface ChatSessionOptions {
   post(message: HostMessage): void;
   runAction(action: ChatActionId): Promise<void>;
   copy(text: string): Promise<void>;
+  /** Inserts a code block at the editor's cursor; throws a ChatRequestError when there is no editor. */
+  insert?(text: string): Promise<void>;
   log(line: string): void;
   /** UserPromptSubmit and SessionStart hooks (the harness's `chatHooks`). */
   readonly hooks?: IChatHooks;
@@ -196,6 +198,10 @@ export class ChatSession {
       },
       action: async ({ action }) => this._options.runAction(action),
       copy: async ({ text }) => this._options.copy(text),
+      insert: async ({ text }) => {
+        if (!this._options.insert) throw new ChatRequestError('Inserting is not available here.');
+        await this._options.insert(text);
+      },
     };
   }
 

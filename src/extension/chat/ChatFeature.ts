@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { Disposable, type HarnessTool, type McpHarness } from '../../core';
 import { AuditLog, PermissionGate, type IApprovalStore } from '../../core/permissions';
 import type { ChatActionId } from '../../shared/chatProtocol';
-import { ChatHistoryStore, ChatSession } from '../../core/chat';
+import { ChatHistoryStore, ChatRequestError, ChatSession } from '../../core/chat';
 import { ChangePreviewDocuments } from './ChangePreviewDocuments';
 import { ChatModels, type ApiProviderId } from './ChatModels';
 import { manageApprovals } from './ManageApprovals';
@@ -74,6 +74,11 @@ export class ChatFeature extends Disposable {
       post: (m) => this._view.post(m),
       runAction: (action) => this._runAction(action),
       copy: async (text) => vscode.env.clipboard.writeText(text),
+      insert: async (text) => {
+        const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+        if (!editor) throw new ChatRequestError('Open a file to insert the code into.');
+        await editor.edit((edit) => edit.replace(editor.selection, text));
+      },
       log: (line) => _log.warn(line),
       workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       showChange: (change) => changes.show(change),
