@@ -151,8 +151,13 @@ export async function run(ctx) {
     await waitCardState(card, 'denied');
     await waitIdle(chat);
 
+    // The same conversation in an editor tab (a second webview, after the side bar's), caret in its box.
     await runCommand(page, 'MCP: Open Chat in Editor');
     await page.locator('.tabs-container .tab.active', { hasText: 'MCP Chat' }).waitFor({ timeout: 30_000 });
+    const tab = page.frameLocator('iframe.webview.ready >> nth=1').frameLocator('iframe#active-frame');
+    await waitForText(tab.locator('mcp-chat-item').filter({ hasText: 'echo three' }).first(), /echo three/, { timeout: 60_000 });
+    await page.keyboard.type('in the tab');
+    assert.equal(await messageBox(tab).inputValue(), 'in the tab');
     await shot('4-editor-tab');
   } finally {
     await model.close();
