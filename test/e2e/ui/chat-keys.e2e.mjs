@@ -156,6 +156,7 @@ export async function run(ctx) {
     await page.locator('.tabs-container .tab.active', { hasText: 'MCP Chat' }).waitFor({ timeout: 30_000 });
     const tab = page.frameLocator('iframe.webview.ready >> nth=1').frameLocator('iframe#active-frame');
     await waitForText(tab.locator('mcp-chat-item').filter({ hasText: 'echo three' }).first(), /echo three/, { timeout: 60_000 });
+    for (let i = 0; i < 100 && !(await isFocused(messageBox(tab))); i++) await page.waitForTimeout(100);
     await page.keyboard.type('in the tab');
     assert.equal(await messageBox(tab).inputValue(), 'in the tab');
     await shot('4-editor-tab');
