@@ -118,6 +118,11 @@ export class ChatClient {
       case 'conversations':
         this._state = { ...this._state, conversations: message.conversations };
         break;
+      case 'focusInput':
+        break;
+      case 'attachments':
+        this._state = { ...this._state, attachments: message.attachments };
+        break;
       case 'response': {
         const resolve = this._pending.get(message.seq);
         this._pending.delete(message.seq);

@@ -11,6 +11,7 @@ import { ChatApp } from './components/ChatApp';
 import { ChatHeader } from './components/ChatHeader';
 import { ChatItemView } from './components/ChatItemView';
 import { Composer } from './components/Composer';
+import { EmptyChat } from './components/EmptyChat';
 import { ToolCard } from './components/ToolCard';
 
 declare function acquireVsCodeApi(): IVsCodeApi;
@@ -20,6 +21,7 @@ customElements.define('mcp-chat-header', ChatHeader);
 customElements.define('mcp-chat-item', ChatItemView);
 customElements.define('mcp-tool-card', ToolCard);
 customElements.define('mcp-composer', Composer);
+customElements.define('mcp-empty-chat', EmptyChat);
 
 // The page itself: no margins, the app fills the view. A constructed sheet needs no 'unsafe-inline'.
 const page = new CSSStyleSheet();

@@ -30,7 +30,7 @@ md.renderer.rules.fence = (tokens, idx) => {
   const known = lang && hljs.getLanguage(lang);
   const body = known ? hljs.highlight(token.content, { language: lang, ignoreIllegals: true }).value : md.utils.escapeHtml(token.content);
   const label = known ? md.utils.escapeHtml(lang) : '';
-  return `<div class="code-block"><div class="code-bar"><span class="code-lang">${label}</span><button type="button" class="copy" aria-label="Copy code">Copy</button></div><pre><code class="hljs">${body}</code></pre></div>`;
+  return `<div class="code-block"><div class="code-bar"><span class="code-lang">${label}</span><span><button type="button" class="insert" aria-label="Insert code at the cursor" title="Insert at the cursor of the editor">Insert</button><button type="button" class="copy" aria-label="Copy code">Copy</button></span></div><pre><code class="hljs">${body}</code></pre></div>`;
 };
 
 const cache = new Map<string, string>();

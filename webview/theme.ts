@@ -73,6 +73,12 @@ export const markdown = css`
   .code-block {
     margin: 6px 0;
   }
+  /* Code keeps its lines: a long one scrolls sideways instead of wrapping or being cut. */
+  .code-block pre {
+    white-space: pre;
+    word-break: normal;
+    overflow-x: auto;
+  }
   .code-bar {
     display: flex;
     justify-content: space-between;
@@ -80,6 +86,7 @@ export const markdown = css`
     font-size: 0.9em;
     color: var(--vscode-descriptionForeground);
   }
+  .code-bar .insert,
   .code-bar .copy {
     font: inherit;
     color: var(--vscode-textLink-foreground);
@@ -88,6 +95,7 @@ export const markdown = css`
     cursor: pointer;
     padding: 2px 4px;
   }
+  .code-bar .insert:hover,
   .code-bar .copy:hover {
     text-decoration: underline;
   }

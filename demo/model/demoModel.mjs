@@ -5,6 +5,9 @@
 import http from 'node:http';
 import { CompletionStream, modelList, readJson, roughTokens, sendError } from './chatCompletionsWire.mjs';
 
+/** What the demo workspace's empty chat offers as clickable suggestions (demo/.vscode/settings.json). */
+export const DEMO_SUGGESTIONS = ['echo hello world', 'add 2 and 3', 'what files are in this workspace?', 'remember that the build uses esbuild', 'what do you remember?'];
+
 /** The model id, which is also what the chat's model picker shows. */
 export const DEMO_MODEL_ID = 'Demo model (offline, scripted)';
 /** The port the demo workspace's settings point at (demo/.vscode/settings.json). */
@@ -15,8 +18,9 @@ const HELP = [
   'I understand:',
   '- `echo hello world` (the *everything* server\'s echo tool)',
   '- `add 2 and 3` (its get-sum tool)',
-  '- `list the demo folder` (the *filesystem* server)',
+  '- `what files are in this workspace?` (the *filesystem* server)',
   '- `remember that the build uses esbuild` (the *memory* server), then `what do you remember?`',
+  '- `write hello to notes.txt` (the *filesystem* server: the card shows the change first)',
   '',
   'Each tool call asks for your permission first. Set `mcpHarness.chat.provider` to use a real model.',
 ].join('\n');
@@ -86,27 +90,35 @@ export function decide(messages, tools) {
   if (last?.role === 'tool') return afterTools(messages, tools);
   const text = contentText(last?.content).trim();
   let m;
-  if ((m = /^\s*(?:please\s+)?(?:echo|say)\s+(.+)$/is.exec(text))) {
-    return callOrExplain(tools, /(^|__)echo$/, 'echo', (tool) => ({ [firstProperty(tool, 'string') ?? 'message']: m[1].trim() }));
-  }
-  if ((m = /(?:add|sum|plus|what is)\D*?(-?\d+(?:\.\d+)?)\s*(?:and|\+|plus|,|to)?\s*(-?\d+(?:\.\d+)?)/i.exec(text))) {
-    const [a, b] = [Number(m[1]), Number(m[2])];
-    return callOrExplain(tools, /(^|__)(get-sum|add|sum)$/, 'get-sum', (tool) => {
-      const [x = 'a', y = 'b'] = properties(tool, 'number');
-      return { [x]: a, [y]: b };
-    });
-  }
-  if (/\b(list|show)\b.*\b(folder|directory|files|demo)\b/i.test(text)) {
-    return callOrExplain(tools, /(^|__)list_allowed_directories$/, 'list_allowed_directories', () => ({}));
-  }
-  if ((m = /^\s*remember\s+(?:that\s+)?(.+)$/is.exec(text))) {
+  if ((m = /^\s*(?:please\s+)?(?:remember|note|keep in mind)\s+(?:that\s+)?(.+)$/is.exec(text))) {
     const fact = m[1].trim().replace(/[.!]+$/, '');
     return callOrExplain(tools, /(^|__)create_entities$/, 'create_entities', () => ({
       entities: [{ name: fact.slice(0, 60), entityType: 'fact', observations: [fact] }],
     }));
   }
-  if (/what do you (remember|know)|recall/i.test(text)) {
+  if ((m = /^\s*(?:please\s+)?write\s+(.+?)\s+(?:to|into|in)\s+(?:the\s+file\s+)?([\w./-]+)\s*$/is.exec(text))) {
+    const [said, file] = [m[1].replace(/^(["'])(.*)\1$/s, '$2'), m[2]];
+    return callOrExplain(tools, /(^|__)write_file$/, 'write_file', () => ({ path: file, content: `${said}\n` }));
+  }
+  if (/what do you (remember|know)|\brecall\b|what did i (tell|ask) you|\bmemor(y|ies)\b/i.test(text)) {
     return callOrExplain(tools, /(^|__)read_graph$/, 'read_graph', () => ({}));
+  }
+  if (/^\s*ls\b/i.test(text) || /\b(list|show|what|which|ls)\b.*\b(files?|folders?|director(?:y|ies)|workspace|demo)\b/i.test(text)) {
+    return callOrExplain(tools, /(^|__)list_allowed_directories$/, 'list_allowed_directories', () => ({}));
+  }
+  if ((m = /^\s*(?:please\s+|can you\s+)?(?:echo|say|repeat)\s*:?\s+(.+?)\s*$/is.exec(text))) {
+    const said = m[1].replace(/^(["'])(.*)\1$/s, '$2');
+    return callOrExplain(tools, /(^|__)echo$/, 'echo', (tool) => ({ [firstProperty(tool, 'string') ?? 'message']: said }));
+  }
+  const sum =
+    /(?:add|sum|plus|what is|what's|calculate|compute)\D*?(-?\d+(?:\.\d+)?)\s*(?:and|\+|plus|,|to)?\s*(-?\d+(?:\.\d+)?)/i.exec(text) ??
+    /^\s*(-?\d+(?:\.\d+)?)\s*(?:\+|plus)\s*(-?\d+(?:\.\d+)?)\s*[=?]*\s*$/i.exec(text);
+  if (sum) {
+    const [a, b] = [Number(sum[1]), Number(sum[2])];
+    return callOrExplain(tools, /(^|__)(get-sum|add|sum)$/, 'get-sum', (tool) => {
+      const [x = 'a', y = 'b'] = properties(tool, 'number');
+      return { [x]: a, [y]: b };
+    });
   }
   return { text: HELP };
 }
@@ -124,8 +136,22 @@ function afterTools(messages, tools) {
     const list = tools.find((t) => /(^|__)list_directory$/.test(t.function?.name ?? ''));
     if (dir && list) return { text: '', call: { name: list.function.name, args: { path: dir } } };
   }
+  if (call && /(^|__)read_graph$/.test(call.function?.name ?? '')) return { text: recalled(output) };
   const name = call?.function?.name ?? 'the tool';
   return { text: `\`${name}\` returned:\n\n\`\`\`\n${output}\n\`\`\`\n\nThat was a real MCP call, made after you allowed it.` };
+}
+
+/** The memory server's graph as a list of what it holds (or the raw output when it is not one). */
+function recalled(output) {
+  let graph;
+  try {
+    graph = JSON.parse(output);
+  } catch {
+    return `\`read_graph\` returned:\n\n\`\`\`\n${output}\n\`\`\`\n\nThat was a real MCP call, made after you allowed it.`;
+  }
+  const facts = (graph.entities ?? []).flatMap((e) => (e.observations?.length ? e.observations : [e.name]));
+  if (!facts.length) return 'I do not remember anything yet. Tell me something: `remember that the build uses esbuild`.';
+  return `I remember (from the *memory* server's graph):\n\n${facts.map((f) => `- ${f}`).join('\n')}`;
 }
 
 function callOrExplain(tools, pattern, label, args) {

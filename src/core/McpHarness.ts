@@ -17,6 +17,7 @@ import { McpServerManager } from './mcp/McpServerManager';
 import { isServingState, type McpLogEntry, type McpServerSnapshot } from './mcp/McpServerSnapshot';
 import { ServerLaunchResolver } from './config/ServerLaunchResolver';
 import { McpServerAuth } from './auth/McpServerAuth';
+import { prepareEnvFolders } from './config/prepareEnvFolders';
 import { ToolRegistry } from './tools/ToolRegistry';
 import { ToolSearchCache } from './tools/search/ToolSearchCache';
 import type { BuiltinTool, HarnessTool } from './tools/types';
@@ -288,10 +289,28 @@ export class McpHarness {
    */
   async call(request: ToolCallRequest, options: ToolCallOptions = {}): Promise<ToolCallOutcome> {
     const onEvent = options.onEvent;
-    const masked: ToolCallOptions = onEvent
-      ? { ...options, onEvent: (e) => onEvent(e.state === 'error' && e.output !== undefined ? { ...e, output: this._secrets.mask(e.output) } : e) }
-      : options;
-    return this._secrets.callResult(await this._pipeline.callTool(request, masked)) as ToolCallOutcome;
+    const masked: ToolCallOptions = {
+      ...options,
+      onEvent: (e) => {
+        if (e.state === 'running' && e.tool?.server !== undefined) this._log(e.tool.server, 'info', `call ${e.tool.originalName} (${e.callId.slice(0, 8)})`);
+        onEvent?.(e.state === 'error' && e.output !== undefined ? { ...e, output: this._secrets.mask(e.output) } : e);
+      },
+    };
+    const outcome = this._secrets.callResult(await this._pipeline.callTool(request, masked)) as ToolCallOutcome;
+    this._logOutcome(outcome);
+    return outcome;
+  }
+
+  /** The server log's line for a finished call: how it ended, how long it ran, and a failure's first line. */
+  private _logOutcome(outcome: ToolCallOutcome): void {
+    const server = outcome.tool?.server;
+    if (server === undefined) return;
+    const ran = outcome.runMs === undefined ? '' : ` after ${Math.round(outcome.runMs)} ms`;
+    const what = `call ${outcome.tool!.originalName} (${outcome.callId.slice(0, 8)})`;
+    const first = outcome.text.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
+    if (outcome.state === 'done') this._log(server, 'info', `${what} done${ran}`);
+    else if (outcome.state === 'error') this._log(server, 'warn', `${what} failed${ran}: ${first}`);
+    else this._log(server, 'info', `${what} ${outcome.state}${first ? `: ${first}` : ''}`);
   }
 
   /** Reads a resource of a server (by the URI the server knows it by), through the same steps as a call. */
@@ -411,7 +430,21 @@ export class McpHarness {
     }
     const resolved = await this._launches.resolve(def);
     if (resolved.ok) this._secrets.set(def.name, resolved.value.secretValues);
+    if (resolved.ok && resolved.value.type === 'stdio') {
+      // Only what the definition itself sets: the inherited environment is the user's business.
+      const configured = Object.fromEntries(Object.entries(resolved.value.env).filter(([name]) => def.env?.[name] !== undefined));
+      await this._prepareEnvFolders(def, configured);
+    }
     return resolved;
+  }
+
+  /** Folders the configured environment names a file in (a gitignored `.harness/`): made when inside the workspace. */
+  private async _prepareEnvFolders(def: McpServerDefinition, env: Readonly<Record<string, string>>): Promise<void> {
+    const folders = [...this._folders(), ...(def.workspaceFolder ? [def.workspaceFolder] : [])];
+    for (const note of await prepareEnvFolders(env, folders)) {
+      if (note.action === 'created') this._log(def.name, 'info', `created the folder ${note.folder} that ${note.variable} points into`);
+      else this._log(def.name, 'warn', `${note.variable} points into ${note.folder}, which does not exist; the server may fail to write there`);
+    }
   }
 
   private _log(server: string, level: McpLogEntry['level'], message: string): void {

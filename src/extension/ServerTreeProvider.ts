@@ -168,7 +168,9 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     item.iconPath = stateIcon(s.state);
     const origin = foundOriginLabel(s.definition.origin);
     item.description = origin ? `${serverDescription(s, this._enablement)} · ${origin}` : serverDescription(s, this._enablement);
-    item.contextValue = `server.${s.state.kind}`;
+    // `.signin` marks servers reached over HTTP, the ones that can sign in (and so sign out); a
+    // stdio server cannot. Menus match the state as a prefix, so the suffix leaves them working.
+    item.contextValue = `server.${s.state.kind}${s.transport !== undefined && s.transport !== 'stdio' ? '.signin' : ''}`;
     return item;
   }
 

@@ -1,5 +1,5 @@
-// Every "MCP: ..." command of the server view, over a few shared pickers (server, folder, target);
-// each handler is short, so they stay together rather than one file per command.
+// Long because each command is a small function next to its registration, so a command and what it
+// does read together; the shared pieces (picking a server, revealing a definition) sit at the end.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatConfigError, splitCommandLine, type HarnessApplyResult, type McpHarness, type McpServerSnapshot } from '../core';
@@ -44,7 +44,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     reg('mcpHarness.stopServer', (arg: ServerArg) => withServer(ctx, arg, 'Stop which server?', (s) => ctx.harness.stopServer(s.name))),
     reg('mcpHarness.restartServer', (arg: ServerArg) => withServer(ctx, arg, 'Restart which server?', (s) => restartServer(ctx, s))),
     reg('mcpHarness.signIn', (arg: ServerArg) => withServer(ctx, arg, 'Sign in to which server?', (s) => signInCommand(ctx, s))),
-    reg('mcpHarness.signOut', (arg: ServerArg) => withServer(ctx, arg, 'Sign out of which server?', (s) => signOutCommand(ctx, s))),
+    reg('mcpHarness.signOut', (arg: ServerArg) => withServer(ctx, arg, 'Sign out of which server?', (s) => signOutCommand(ctx, s), signsIn)),
     reg('mcpHarness.showServerLog', (arg: ServerArg) => withServer(ctx, arg, 'Show the log of which server?', (s) => ctx.logs.show(s.name))),
     reg('mcpHarness.openServerConfig', (arg: ServerArg) => withServer(ctx, arg, 'Open the configuration of which server?', (s) => revealDefinition(s.definition))),
     reg('mcpHarness.openConfiguration', () => openConfigurationCommand()),
@@ -266,12 +266,22 @@ async function showToolsCommand(ctx: CommandContext): Promise<void> {
 }
 
 /** Runs `action` on the server named by `arg`, asking with a quick pick when there is none. */
-async function withServer(ctx: CommandContext, arg: ServerArg, title: string, action: (s: McpServerSnapshot) => unknown): Promise<void> {
+/** Servers reached over HTTP can sign in (OAuth); a stdio server has nothing to sign out of. */
+function signsIn(s: McpServerSnapshot): boolean {
+  return s.definition.type !== undefined && s.definition.type !== 'stdio';
+}
+
+async function withServer(ctx: CommandContext, arg: ServerArg, title: string, action: (s: McpServerSnapshot) => unknown, offered: (s: McpServerSnapshot) => boolean = () => true): Promise<void> {
   const servers = ctx.harness.snapshots();
   let name = typeof arg === 'string' ? arg : arg?.server;
   if (name === undefined) {
+    const candidates = servers.filter(offered);
+    if (candidates.length === 0) {
+      void vscode.window.showInformationMessage('MCP: no server here fits (only servers reached over HTTP sign in).');
+      return;
+    }
     const pick = await vscode.window.showQuickPick(
-      servers.map((s) => ({ label: s.name, description: s.state.kind, iconPath: stateIcon(s.state) })),
+      candidates.map((s) => ({ label: s.name, description: s.state.kind, iconPath: stateIcon(s.state) })),
       { title },
     );
     name = pick?.label;

@@ -39,6 +39,12 @@ const permissionView = object({
   changedSinceApproval: optional(str),
   /** A PreToolUse hook asked for this card: which, and why. */
   askedBy: optional(str),
+  /** The call may change things (a write, a command, a destructive tool): the card warns and leads with no allow. */
+  changes: optional(bool),
+  /** A command's line and the folder it runs in, shown first. */
+  command: optional(object({ line: str, cwd: str })),
+  /** A write's or an edit's file and a short unified diff (or why none could be made); "Preview Change" opens it whole. */
+  change: optional(object({ path: str, diff: optional(str), truncated: optional(bool), error: optional(str) })),
 });
 export type ChatPermissionView = Infer<typeof permissionView>;
 
@@ -47,9 +53,10 @@ export type ChatAction = Infer<typeof action>;
 
 /** One entry of the transcript. `id` is unique within its conversation. */
 export const chatItem = union('kind', {
-  user: object({ id: str, text: str }),
+  /** `context`: the labels of what was attached to it. */
+  user: object({ id: str, text: str, context: optional(array(str)) }),
   /** `error` is set when the turn ended in an error after (or instead of) this text. */
-  assistant: object({ id: str, text: str, error: optional(str) }),
+  assistant: object({ id: str, text: str, error: optional(str), /** The user stopped the turn while this text streamed: it is partial. */ stopped: optional(bool) }),
   tool: object({
     id: str,
     /** The name the model (or `/call`) asked for. */
@@ -98,6 +105,10 @@ const viewState = object({
   models: array(modelChoice),
   selectedModel: optional(str),
   busy: bool,
+  /** Prompts an empty conversation offers; a click sends one. */
+  suggestions: optional(array(str)),
+  /** What goes with the next message (chips above the message box). */
+  attachments: optional(array(object({ id: str, label: str }))),
 });
 export type ChatViewState = Infer<typeof viewState>;
 
@@ -107,14 +118,23 @@ const text = boundedStr(MAX_WEBVIEW_TEXT);
 /** Every request the webview makes: what it sends, and what the host answers. */
 export const WEBVIEW_REQUESTS = {
   send: { params: object({ text }), answer: none },
+  /** Runs the last message again (Retry), or an edited text in its place: the last turn is replaced. */
+  resend: { params: object({ text: optional(text) }), answer: none },
   stop: { params: object({}), answer: none },
   newChat: { params: object({}), answer: none },
   openConversation: { params: object({ id: str }), answer: none },
   deleteConversation: { params: object({ id: str }), answer: none },
   answerPermission: { params: object({ callId: str, choice: oneOf(PERMISSION_CHOICES), reason: optional(text) }), answer: none },
+  /** "Add Context...": the host asks what to attach (active file, selection, a file, problems). */
+  addContext: { params: object({}), answer: none },
+  removeContext: { params: object({ id: str }), answer: none },
+  /** Opens the change a waiting write or edit would make in the editor's diff view. */
+  previewChange: { params: object({ callId: str }), answer: none },
   selectModel: { params: object({ model: str }), answer: none },
   action: { params: object({ action: oneOf(CHAT_ACTIONS) }), answer: none },
   copy: { params: object({ text }), answer: none },
+  /** A code block into the editor at its cursor (replacing the selection). */
+  insert: { params: object({ text }), answer: none },
 } as const satisfies Readonly<Record<string, { params: Check<object>; answer: Check<unknown> }>>;
 
 export type WebviewRequestType = keyof typeof WEBVIEW_REQUESTS;
@@ -149,6 +169,10 @@ export const hostMessage = union('type', {
   busy: object({ busy: bool }),
   models: object({ models: array(modelChoice), selectedModel: optional(str) }),
   conversations: object({ conversations: array(conversationSummary) }),
+  /** The chips of what goes with the next message changed. */
+  attachments: object({ attachments: array(object({ id: str, label: str })) }),
+  /** Put the caret in the message box ("MCP: Open Chat"). */
+  focusInput: object({}),
   /** The answer to request `seq`: its value (checked against the request's answer type), or why it failed. */
   response: object({ seq, ok: bool, error: optional(str), value: optional(any) }),
 });

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type McpHarness } from '../../src/core';
@@ -20,6 +21,8 @@ describe('demo model (offline, scripted)', () => {
       mcpServers: {
         everything: { command: process.execPath, args: [referenceServers.everything] },
         filesystem: { command: process.execPath, args: [referenceServers.filesystem, ws] },
+        // As demo/.mcp.json: the folder is gitignored, so a fresh clone does not have it.
+        memory: { command: process.execPath, args: [referenceServers.memory], env: { MEMORY_FILE_PATH: '${workspaceFolder}/.harness/memory.jsonl' } },
       },
     });
     harness = await createHarness({ workspaceFolder: ws });
@@ -76,6 +79,47 @@ describe('demo model (offline, scripted)', () => {
     expect(asked).toEqual(['mcp__everything__echo']);
     expect(events.some((e) => e.type === 'tool_call' && e.state === 'denied')).toBe(true);
     expect(answerText).toContain('not in the demo');
+  });
+
+  it('remembers a fact in a folder a fresh clone lacks, and recalls it', async () => {
+    const ws = path.join(tmp.dir, 'demo');
+    const remembered = await turn('remember that the build uses esbuild');
+    expect(remembered.asked).toEqual(['mcp__memory__create_entities']);
+    expect(remembered.events.some((e) => e.type === 'tool_call' && e.state === 'done')).toBe(true);
+    expect(fs.readFileSync(path.join(ws, '.harness', 'memory.jsonl'), 'utf8')).toContain('the build uses esbuild');
+    const recalled = await turn('what do you remember?');
+    expect(recalled.asked).toEqual(['mcp__memory__read_graph']);
+    expect(recalled.answerText).toContain('- the build uses esbuild');
+  });
+
+  it('answers the ordinary question about the workspace with its listing', async () => {
+    const { asked, answerText } = await turn('what files are in this workspace?');
+    expect(asked).toEqual(['mcp__filesystem__list_allowed_directories', 'mcp__filesystem__list_directory']);
+    expect(answerText).toContain('.mcp.json');
+  });
+
+  it('logs each call on its server at info level, and a failure with its reason', async () => {
+    const lines: string[] = [];
+    const listener = harness.onDidLog((e) => {
+      if (e.source === 'harness') lines.push(`${e.server} ${e.level} ${e.message}`);
+    });
+    try {
+      await harness.call({ name: 'mcp__everything__echo', arguments: { message: 'hi' } });
+      await harness.call({ name: 'mcp__filesystem__read_text_file', arguments: { path: path.join(tmp.dir, 'outside.txt') } });
+    } finally {
+      listener.dispose();
+    }
+    expect(lines).toEqual([
+      expect.stringMatching(/^everything info call echo \([0-9a-f]{8}\)$/),
+      expect.stringMatching(/^everything info call echo \([0-9a-f]{8}\) done after \d+ ms$/),
+      expect.stringMatching(/^filesystem info call read_text_file \([0-9a-f]{8}\)$/),
+      expect.stringMatching(/^filesystem warn call read_text_file \([0-9a-f]{8}\) failed after \d+ ms: .*(denied|outside|not allowed)/i),
+    ]);
+  });
+
+  it('lists its model from the endpoint, for the picker', async () => {
+    const provider = new OpenAiCompatibleProvider({ baseUrl: model.url, model: 'configured', apiKey: resolveApiKey({ envVar: 'OPENAI_API_KEY', baseUrl: model.url, env: {} }) });
+    expect(await provider.availableModels()).toEqual([{ id: DEMO_MODEL_ID, label: DEMO_MODEL_ID }]);
   });
 
   it('answers anything else with what it can do', async () => {

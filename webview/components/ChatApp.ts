@@ -3,6 +3,9 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { WebviewRequest } from '../../src/shared/chatProtocol';
 import type { ChatClient } from '../ChatClient';
 import { base } from '../theme';
+import { CARD_KEYS } from './cardParts';
+import type { Composer } from './Composer';
+import type { ToolCard } from './ToolCard';
 
 /**
  * The chat panel: header (model picker, history, New Chat), the transcript and the message box.
@@ -32,10 +35,6 @@ export class ChatApp extends LitElement {
         flex-direction: column;
         gap: 8px;
       }
-      .empty {
-        margin: auto 0;
-        text-align: center;
-      }
     `,
   ];
 
@@ -43,9 +42,12 @@ export class ChatApp extends LitElement {
     super.connectedCallback();
     this._unsubscribe = this.client.onDidChange((type) => {
       if (type === 'init') this._markInit();
+      if (type === 'focusInput') void this.updateComplete.then(this._focusMessage);
       this.requestUpdate();
     });
     this.addEventListener('chat-request', this._onRequest as EventListener);
+    this.addEventListener('focus-message', this._focusMessage);
+    this.addEventListener('edit-message', this._editMessage as EventListener);
     document.addEventListener('keydown', this._onKeydown);
   }
 
@@ -53,6 +55,8 @@ export class ChatApp extends LitElement {
     super.disconnectedCallback();
     this._unsubscribe?.();
     this.removeEventListener('chat-request', this._onRequest as EventListener);
+    this.removeEventListener('focus-message', this._focusMessage);
+    this.removeEventListener('edit-message', this._editMessage as EventListener);
     document.removeEventListener('keydown', this._onKeydown);
   }
 
@@ -64,6 +68,7 @@ export class ChatApp extends LitElement {
 
   protected override render() {
     const { state } = this.client;
+    const lastUser = [...state.items].reverse().find((i) => i.kind === 'user')?.id;
     return html`
       <mcp-chat-header
         .models=${state.models}
@@ -74,15 +79,18 @@ export class ChatApp extends LitElement {
       ></mcp-chat-header>
       <div class="transcript" role="log" aria-label="Conversation" aria-live="polite" @scroll=${this._onScroll}>
         ${state.items.length === 0 && this.client.initialized
-          ? html`<p class="empty muted">Ask something, or type <code>/tools</code>, <code>/mcp</code> or <code>/call TOOL {json}</code>.</p>`
+          ? html`<mcp-empty-chat .suggestions=${state.suggestions}></mcp-empty-chat>`
           : ''}
         ${repeat(
           state.items,
           (item) => item.id,
-          (item) => (item.kind === 'tool' ? html`<mcp-tool-card .item=${item}></mcp-tool-card>` : html`<mcp-chat-item .item=${item}></mcp-chat-item>`),
+          (item) =>
+            item.kind === 'tool'
+              ? html`<mcp-tool-card data-id=${item.id} .item=${item}></mcp-tool-card>`
+              : html`<mcp-chat-item .item=${item} .lastMessage=${item.id === lastUser && !state.busy}></mcp-chat-item>`,
         )}
       </div>
-      <mcp-composer .busy=${state.busy}></mcp-composer>
+      <mcp-composer .busy=${state.busy} .attachments=${state.attachments} .history=${state.items.filter((i) => i.kind === 'user').map((i) => i.text)}></mcp-composer>
     `;
   }
 
@@ -120,10 +128,26 @@ export class ChatApp extends LitElement {
     void this.client.request(e.detail);
   };
 
+  private readonly _editMessage = (e: CustomEvent<string>): void => {
+    this.renderRoot.querySelector<Composer>('mcp-composer')?.edit(e.detail);
+  };
+
+  private readonly _focusMessage = (): void => {
+    this.renderRoot.querySelector<HTMLElement>('mcp-composer')?.focus();
+  };
+
   private readonly _onKeydown = (e: KeyboardEvent): void => {
     if (e.key === 'Escape' && this.client.state.busy) {
       e.preventDefault();
       void this.client.request({ type: 'stop' });
+    } else if (e.altKey && !e.ctrlKey && !e.metaKey && e.key.toLowerCase() === CARD_KEYS.focus.key) {
+      // The oldest card still waiting: answering in order is what a queue of questions asks for.
+      const waiting = this.client.state.items.find((i) => i.kind === 'tool' && i.state === 'waiting_for_approval');
+      const card = waiting && this.renderRoot.querySelector<ToolCard>(`mcp-tool-card[data-id="${CSS.escape(waiting.id)}"]`);
+      if (!card) return;
+      e.preventDefault();
+      card.scrollIntoView({ block: 'nearest' });
+      card.focusActions();
     }
   };
 }

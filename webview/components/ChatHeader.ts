@@ -12,7 +12,10 @@ export class ChatHeader extends LitElement {
     conversationId: { attribute: false },
     busy: { attribute: false },
     _historyOpen: { state: true },
+    _query: { state: true },
   };
+  /** What the History search box holds (matched against titles). */
+  declare _query: string;
   declare models: readonly ChatModelChoice[];
   declare selectedModel: string | undefined;
   declare conversations: readonly ChatConversationSummary[];
@@ -27,6 +30,7 @@ export class ChatHeader extends LitElement {
     this.conversationId = '';
     this.busy = false;
     this._historyOpen = false;
+    this._query = '';
   }
 
   static override styles = [
@@ -41,14 +45,29 @@ export class ChatHeader extends LitElement {
         display: flex;
         gap: 6px;
         align-items: center;
-        flex-wrap: wrap;
       }
+      /* One row in a narrow side bar: the picker gives up width (its full name is its tooltip), the buttons do not wrap. */
       .bar vscode-single-select {
-        flex: 1;
-        min-width: 120px;
+        flex: 1 1 0;
+        min-width: 60px;
+      }
+      .bar vscode-button {
+        flex: none;
+        white-space: nowrap;
       }
       .no-model {
         flex: 1;
+      }
+      input.search {
+        box-sizing: border-box;
+        width: 100%;
+        margin-top: 6px;
+        font: inherit;
+        color: var(--vscode-input-foreground);
+        background: var(--vscode-input-background);
+        border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent));
+        border-radius: 2px;
+        padding: 3px 6px;
       }
       ul {
         list-style: none;
@@ -103,7 +122,7 @@ export class ChatHeader extends LitElement {
     return html`
       <div class="bar">
         ${this.models.length
-          ? html`<vscode-single-select aria-label="Model" .value=${this.selectedModel ?? ''} @change=${this._onModel}>
+          ? html`<vscode-single-select aria-label="Model" title=${this.models.find((m) => m.id === this.selectedModel)?.label ?? ''} .value=${this.selectedModel ?? ''} @change=${this._onModel}>
               ${this.models.map((m) => html`<vscode-option value=${m.id} ?selected=${m.id === this.selectedModel}>${m.label}</vscode-option>`)}
             </vscode-single-select>`
           : html`<span class="no-model muted">No model</span>`}
@@ -116,11 +135,22 @@ export class ChatHeader extends LitElement {
 
   private _history() {
     if (this.conversations.length === 0) return html`<p class="muted">No earlier conversations.</p>`;
-    return html`<ul aria-label="Earlier conversations">
-      ${this.conversations.map(
+    const needle = this._query.trim().toLowerCase();
+    const shown = needle ? this.conversations.filter((c) => c.title.toLowerCase().includes(needle)) : this.conversations;
+    return html`<input
+        class="search"
+        type="search"
+        aria-label="Search conversations"
+        placeholder="Search conversations"
+        .value=${this._query}
+        @input=${(e: Event) => (this._query = (e.target as HTMLInputElement).value)}
+      />
+      ${shown.length === 0 ? html`<p class="muted">No conversation title contains “${this._query.trim()}”.</p>` : ''}
+      <ul aria-label="Earlier conversations">
+      ${shown.map(
         (c) => html`<li aria-current=${String(c.id === this.conversationId)}>
           <button class="open" type="button" title=${c.title} ?disabled=${this.busy} @click=${() => this._open(c.id)}>${c.title}</button>
-          <span class="when muted">${new Date(c.updatedAt).toLocaleString()} · ${c.messageCount}</span>
+          <span class="when muted" title=${new Date(c.updatedAt).toLocaleString()}>${when(c.updatedAt)} · ${c.messageCount}</span>
           <button class="delete" type="button" aria-label="Delete ${c.title}" title="Delete" ?disabled=${this.busy} @click=${() => chatRequest(this, { type: 'deleteConversation', id: c.id })}>×</button>
         </li>`,
       )}
@@ -141,4 +171,15 @@ export class ChatHeader extends LitElement {
     const value = (e.target as HTMLElement & { value: string }).value;
     if (value && value !== this.selectedModel) chatRequest(this, { type: 'selectModel', model: value });
   }
+}
+
+/** "14:05" today, "yesterday 14:05", else the date: what a list of recent conversations needs. */
+function when(time: number, now = new Date()): string {
+  const d = new Date(time);
+  const clock = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const day = (x: Date) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
+  const days = Math.round((day(now) - day(d)) / 86_400_000);
+  if (days === 0) return clock;
+  if (days === 1) return `yesterday ${clock}`;
+  return d.toLocaleDateString(undefined, { year: d.getFullYear() === now.getFullYear() ? undefined : 'numeric', month: 'short', day: 'numeric' });
 }

@@ -9,8 +9,10 @@ type TextItem = Exclude<ChatItem, { kind: 'tool' }>;
 
 /** A user message, an assistant answer (Markdown), a turn's token usage, or a notice. */
 export class ChatItemView extends LitElement {
-  static override properties = { item: { attribute: false } };
+  static override properties = { item: { attribute: false }, lastMessage: { attribute: false } };
   declare item: TextItem;
+  /** This is the conversation's last message and no turn runs: it offers Edit and Retry. */
+  declare lastMessage: boolean;
 
   static override styles = [
     base,
@@ -18,6 +20,20 @@ export class ChatItemView extends LitElement {
     css`
       :host {
         display: block;
+      }
+      .again {
+        display: flex;
+        gap: 10px;
+        justify-content: flex-end;
+      }
+      .again button.link {
+        font: inherit;
+        font-size: 0.9em;
+        color: var(--vscode-textLink-foreground);
+        background: none;
+        border: none;
+        padding: 2px 0;
+        cursor: pointer;
       }
       .user {
         align-self: flex-end;
@@ -57,14 +73,27 @@ export class ChatItemView extends LitElement {
     `,
   ];
 
+  private _edit(): void {
+    if (this.item.kind !== 'user') return;
+    this.dispatchEvent(new CustomEvent('edit-message', { detail: this.item.text, bubbles: true, composed: true }));
+  }
+
   protected override render() {
     const item = this.item;
     switch (item.kind) {
       case 'user':
-        return html`<div class="role muted">You</div><div class="user">${item.text}</div>`;
+        return html`<div class="role muted">You</div><div class="user">${item.text}</div>
+          ${item.context?.length ? html`<div class="muted attached">Attached: ${item.context.join(', ')}</div>` : ''}
+          ${this.lastMessage
+            ? html`<div class="again">
+                <button type="button" class="link" title="Put this message in the message box to change and send it again" @click=${this._edit}>Edit</button>
+                <button type="button" class="link" title="Send this message again, replacing its answer" @click=${() => chatRequest(this, { type: 'resend' })}>Retry</button>
+              </div>`
+            : ''}`;
       case 'assistant':
         return html`<div class="role muted">Assistant</div>
           <div class="md" @click=${this._onClick}>${unsafeHTML(renderMarkdown(item.text))}</div>
+          ${item.stopped ? html`<div class="stopped muted" role="status">■ stopped: the answer is partial</div>` : ''}
           ${item.error ? html`<div class="turn-error error" role="alert">⚠ ${item.error}</div>` : ''}`;
       case 'usage':
         return html`<div class="usage muted" title="Tokens this turn, as the provider reported them">
@@ -82,9 +111,13 @@ export class ChatItemView extends LitElement {
 
   /** Copy buttons of code blocks (event delegation: the Markdown HTML has no handlers of its own). */
   private _onClick(e: Event): void {
-    const button = (e.target as HTMLElement).closest('button.copy');
+    const button = (e.target as HTMLElement).closest('button.copy, button.insert');
     const code = button?.closest('.code-block')?.querySelector('code');
     if (!button || !code) return;
+    if (button.classList.contains('insert')) {
+      chatRequest(this, { type: 'insert', text: code.textContent ?? '' });
+      return;
+    }
     chatRequest(this, { type: 'copy', text: code.textContent ?? '' });
     button.textContent = 'Copied';
     setTimeout(() => (button.textContent = 'Copy'), 1500);

@@ -1,7 +1,10 @@
+// Over 300 lines: one card with every state a tool call has; the waiting card's parts (arguments,
+// risk preview, keys) live in cardParts.ts so the card itself stays one readable render.
 import { css, html, LitElement, nothing } from 'lit';
 import type { ChatItem, ChatPermissionChoice, ChatToolAnnotations, ChatWarning } from '../../src/shared/chatProtocol';
 import { base } from '../theme';
 import { chatRequest } from './ChatApp';
+import { CARD_KEYS, cardPartStyles, clampedArguments, riskPreview } from './cardParts';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -23,16 +26,26 @@ const ANNOTATION_LABEL: [keyof ChatToolAnnotations, string][] = [
 
 /**
  * One tool call: its state, duration, collapsible arguments and result, and while it waits, the
- * permission card with the user's choices. Cards are answered independently, in any order.
+ * permission card with the user's choices. Cards are answered independently, in any order. A
+ * waiting card keeps its buttons below a few lines of arguments, and answers keys (CARD_KEYS)
+ * while the focus is inside it. A call that may change things gets a warning card that leads
+ * with Preview Change (writes) or Deny, never with an allow.
  */
 export class ToolCard extends LitElement {
-  static override properties = { item: { attribute: false }, _answered: { state: true } };
+  static override properties = { item: { attribute: false }, _answered: { state: true }, _showAll: { state: true } };
   declare item: ToolItem;
   /** The choice sent for this card, until the host reports the card's new state. */
   declare _answered: ChatPermissionChoice | undefined;
+  declare _showAll: boolean;
+
+  constructor() {
+    super();
+    this._showAll = false;
+  }
 
   static override styles = [
     base,
+    cardPartStyles,
     css`
       :host {
         display: block;
@@ -148,7 +161,8 @@ export class ToolCard extends LitElement {
   protected override render() {
     const item = this.item;
     const waiting = item.state === 'waiting_for_approval' && item.permission;
-    return html`<section class="card ${item.state}" aria-label="Tool call ${item.toolName}">
+    const changes = Boolean(item.permission?.changes);
+    return html`<section class="card ${item.state} ${waiting && changes ? 'changes' : ''}" aria-label="Tool call ${item.toolName}" @keydown=${this._onKeydown}>
       <div class="head">
         <span class="name">${item.title ?? item.tool ?? item.toolName}</span>
         <span class="muted">${item.server ? `${item.server} · ` : ''}${item.toolName}</span>
@@ -160,7 +174,7 @@ export class ToolCard extends LitElement {
       ${item.state === 'running' ? this._progress() : nothing}
       ${waiting ? this._permission() : nothing}
       ${!waiting && item.warnings?.length ? this._warnings(item.warnings) : nothing}
-      <vscode-collapsible title="Arguments" ?open=${Boolean(waiting)}><pre>${formatJson(item.arguments)}</pre></vscode-collapsible>
+      ${waiting ? nothing : html`<vscode-collapsible title="Arguments"><pre>${formatJson(item.arguments)}</pre></vscode-collapsible>`}
       ${item.output !== undefined
         ? html`<vscode-collapsible title=${item.state === 'denied' ? 'Reason' : 'Result'} ?open=${item.state === 'error' || item.state === 'denied'}>
             <pre>${item.output || '(empty)'}</pre>
@@ -182,27 +196,86 @@ export class ToolCard extends LitElement {
     const permission = item.permission!;
     const annotations = ANNOTATION_LABEL.filter(([key]) => permission.annotations?.[key]);
     const pending = this._answered !== undefined;
+    const canPreview = Boolean(permission.change && !permission.change.error);
+    // A call that changes things never leads with an allow: Preview Change for a write, else Deny.
+    const allowPrimary = !permission.changes;
+    const denyPrimary = Boolean(permission.changes) && !canPreview;
+    const k = CARD_KEYS;
     return html`
-      ${annotations.length ? html`<div class="chips">${annotations.map(([, label]) => html`<vscode-badge>${label}</vscode-badge>`)}</div>` : nothing}
+      ${annotations.length || permission.changes
+        ? html`<div class="chips">
+            ${permission.changes ? html`<span class="risk" role="note">⚠ Changes things</span>` : nothing}
+            ${annotations.map(([, label]) => html`<vscode-badge>${label}</vscode-badge>`)}
+          </div>`
+        : nothing}
       ${permission.description ? html`<div class="description">${permission.description}</div>` : nothing}
       ${permission.warnings.length ? this._warnings(permission.warnings) : nothing}
       ${permission.changedSinceApproval
         ? html`<div class="warning">Changed since you approved it:</div><pre class="diff">${permission.changedSinceApproval}</pre>`
         : nothing}
       ${permission.askedBy ? html`<div class="warning asked-by">${permission.askedBy}</div>` : nothing}
+      ${riskPreview(permission)}
+      ${clampedArguments(formatJson(item.arguments), this._showAll, () => (this._showAll = !this._showAll))}
       <div class="actions" role="group" aria-label="Allow ${item.toolName}?">
-        <vscode-button ?disabled=${pending} @click=${() => this._answer('once')}>Allow once</vscode-button>
+        ${canPreview
+          ? html`<vscode-button title="Open the change in the diff editor (${k.preview.label})" ?disabled=${pending} @click=${this._preview}>Preview Change</vscode-button>`
+          : nothing}
+        <vscode-button ?secondary=${!allowPrimary} title="Allow once (${k.once.label})" ?disabled=${pending} @click=${() => this._answer('once')}>Allow once</vscode-button>
         <vscode-button secondary ?disabled=${pending} @click=${() => this._answer('session')}>Allow for this session</vscode-button>
-        <vscode-button secondary ?disabled=${pending} @click=${() => this._answer('workspace')}>Always allow in this workspace</vscode-button>
+        <vscode-button secondary title="Always allow in this workspace (${k.workspace.label})" ?disabled=${pending} @click=${() => this._answer('workspace')}>Always allow in this workspace</vscode-button>
         ${item.server
           ? html`<vscode-button secondary ?disabled=${pending} @click=${() => this._answer('server_session')}>Allow all tools of ${item.server} for this session</vscode-button>`
           : nothing}
       </div>
       <div class="deny">
-        <input type="text" aria-label="Reason for denying (optional)" placeholder="Reason for denying (optional)" ?disabled=${pending} />
-        <vscode-button secondary ?disabled=${pending} @click=${() => this._answer('deny')}>Deny</vscode-button>
+        <input
+          type="text"
+          aria-label="Reason for denying (optional)"
+          placeholder="Reason for denying (optional, Enter denies)"
+          title="Enter denies with this reason; Escape returns to the message box"
+          ?disabled=${pending}
+          @keydown=${this._onReasonKeydown}
+        />
+        <vscode-button ?secondary=${!denyPrimary} title="Deny (${k.deny.label})" ?disabled=${pending} @click=${() => this._answer('deny')}>Deny</vscode-button>
       </div>
     `;
+  }
+
+  /** Moves the focus to this card's first button (Alt+C from anywhere in the panel). */
+  focusActions(): void {
+    this.renderRoot.querySelector<HTMLElement>('.actions vscode-button')?.focus();
+  }
+
+  private readonly _onKeydown = (e: KeyboardEvent): void => {
+    if (this.item.state !== 'waiting_for_approval' || !this.item.permission || !e.altKey || e.ctrlKey || e.metaKey || this._answered) return;
+    const key = e.key.toLowerCase();
+    const k = CARD_KEYS;
+    const act =
+      key === k.once.key ? () => this._answer('once')
+      : key === k.workspace.key ? () => this._answer('workspace')
+      : key === k.deny.key ? () => this._answer('deny')
+      : key === k.preview.key && this.item.permission.change && !this.item.permission.change.error ? () => this._preview()
+      : undefined;
+    if (!act) return;
+    e.preventDefault();
+    e.stopPropagation();
+    act();
+  };
+
+  private readonly _onReasonKeydown = (e: KeyboardEvent): void => {
+    if (e.key === 'Enter' && !e.isComposing) {
+      e.preventDefault();
+      e.stopPropagation();
+      this._answer('deny');
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      this.dispatchEvent(new CustomEvent('focus-message', { bubbles: true, composed: true }));
+    }
+  };
+
+  private _preview(): void {
+    chatRequest(this, { type: 'previewChange', callId: this.item.id });
   }
 
   private _warnings(warnings: readonly ChatWarning[]) {

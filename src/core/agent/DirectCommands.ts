@@ -90,7 +90,16 @@ export class DirectCommands {
   private _listServers(): string {
     const servers = this._options.servers();
     if (servers.length === 0) return 'No MCP servers are configured.';
-    return servers.map((s) => `- **${s.name}**: ${s.state}${s.error ? ` (${s.error})` : ''}, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`).join('\n');
+    // What the model can use: the server's enabled tools, and how many it has when some are unchecked.
+    const enabled = new Map<string, number>();
+    for (const t of this._options.tools()) if (t.server !== undefined) enabled.set(t.server, (enabled.get(t.server) ?? 0) + 1);
+    return servers
+      .map((s) => {
+        const on = enabled.get(s.name) ?? 0;
+        const count = on === s.tools.length ? `${on} tool${on === 1 ? '' : 's'}` : `${on} of ${s.tools.length} tools enabled`;
+        return `- **${s.name}**: ${s.state}${s.error ? ` (${s.error})` : ''}, ${count}`;
+      })
+      .join('\n');
   }
 }
 

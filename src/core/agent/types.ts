@@ -58,6 +58,11 @@ export interface IModelProvider {
   readonly id: string;
   readonly label: string;
   models(signal?: AbortSignal): Promise<readonly ModelInfo[]>;
+  /**
+   * Every model the endpoint lists (its `/models`), for a picker; the configured one is `models()`.
+   * Rejects when the list cannot be had (no key, no route, offline).
+   */
+  availableModels?(signal?: AbortSignal): Promise<readonly ModelInfo[]>;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
 }
 

@@ -9,6 +9,8 @@ export interface StoredConversation {
   readonly updatedAt: number;
   readonly items: readonly ChatItem[];
   readonly messages: readonly ChatMessage[];
+  /** The model picked for this conversation (`provider:model`), used again when it is reopened. */
+  readonly model?: string;
 }
 
 /** The storage the history uses: VS Code's workspace state has this shape. */
@@ -97,8 +99,19 @@ function settleInterrupted(conversation: StoredConversation): StoredConversation
   return { ...conversation, items };
 }
 
+/** Longest conversation title the History list shows. */
+const TITLE_CHARS = 50;
+
 /** A conversation's title: the start of its first message. */
 export function titleFor(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line || 'New chat';
+  // The first line that says something, without Markdown marks, cut at a word, capitalised.
+  const first = text.split('\n').map((l) => l.replace(/[`*_#>]+/g, '').replace(/\s+/g, ' ').trim()).find((l) => l !== '') ?? '';
+  if (first === '') return 'New chat';
+  let title = first;
+  if (title.length > TITLE_CHARS) {
+    const cut = title.slice(0, TITLE_CHARS - 1);
+    const space = cut.lastIndexOf(' ');
+    title = `${(space > TITLE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
+  }
+  return title.startsWith('/') ? title : title[0]!.toUpperCase() + title.slice(1);
 }

@@ -1,3 +1,5 @@
+// Over 300 lines because one class owns a conversation's whole life (turns, direct commands, cards,
+// change previews, history); the pieces it drives live beside it (transcript, prompter, hooks, previews).
 import { randomUUID } from 'node:crypto';
 import { DIRECT_COMMANDS_HELP, DirectCommands, parseDirectCommand, type DirectCommandServer } from '../agent/DirectCommands';
 import { McpAgent } from '../agent/McpAgent';
@@ -10,7 +12,9 @@ import type { HarnessTool } from '../tools/types';
 import type { ChatActionId, ChatItem, ChatModelChoice, ChatViewState, HostMessage, WebviewRequestHandlers } from '../../shared/chatProtocol';
 import { ChatHooks, type IChatHooks } from './ChatHooks';
 import { ChatPrompter } from './ChatPrompter';
-import { ChatTranscript } from './ChatTranscript';
+import { ChatTranscript, type IChangeDescriber } from './ChatTranscript';
+import { fileChange, unifiedDiff, type FileChange } from './ChangePreview';
+import { withContext, type ChatAttachment } from './ChatContext';
 import { titleFor, type ChatHistoryStore, type StoredConversation } from './ChatHistoryStore';
 
 /** A model the chat can use: what the picker shows, and how to reach it. */
@@ -51,13 +55,21 @@ export interface ChatSessionOptions {
   /** The models on offer now and the one to use. */
   models(): Promise<{ entries: readonly ChatModelEntry[]; selected?: ChatModelEntry }>;
   selectModel(id: string): Promise<void>;
-  settings(): { maxSteps: number; toolSearch: ToolSearchBudget };
+  settings(): { maxSteps: number; toolSearch: ToolSearchBudget; suggestions?: readonly string[] };
   post(message: HostMessage): void;
   runAction(action: ChatActionId): Promise<void>;
   copy(text: string): Promise<void>;
+  /** Inserts a code block at the editor's cursor; throws a ChatRequestError when there is no editor. */
+  insert?(text: string): Promise<void>;
   log(line: string): void;
   /** UserPromptSubmit and SessionStart hooks (the harness's `chatHooks`). */
   readonly hooks?: IChatHooks;
+  /** Folders relative paths of writes and commands resolve against (the first one). */
+  workspaceFolders?(): readonly string[];
+  /** Shows a waiting write's or edit's whole change ("Preview Change": the editor's diff view). */
+  showChange?(change: FileChange): Promise<void>;
+  /** "Add Context...": asks the user what to attach; undefined when they chose nothing. */
+  pickContext?(): Promise<ChatAttachment | undefined>;
 }
 
 /**
@@ -73,14 +85,30 @@ export class ChatSession {
   private _transcript: ChatTranscript;
   private _messages: ChatMessage[] = [];
   private _createdAt = Date.now();
+  /** What goes with the next message, in the order attached; only the user's action adds to it. */
+  private _attachments: { id: string; attachment: ChatAttachment }[] = [];
+  private _attachmentCounter = 0;
+  /** The model this conversation was given (it follows the conversation, not the window). */
+  private _conversationModel: string | undefined;
   private _turn: AbortController | undefined;
   private _models: readonly ChatModelEntry[] = [];
   private _selected: ChatModelEntry | undefined;
   private _saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly _direct: DirectCommands;
   private readonly _hooks: ChatHooks;
+  private readonly _changes: IChangeDescriber;
 
   constructor(private readonly _options: ChatSessionOptions) {
+    const folders = () => _options.workspaceFolders?.() ?? [];
+    this._changes = {
+      folders,
+      describe: async (request) => {
+        const change = await fileChange(request.tool, request.arguments, folders());
+        if (!change.ok) return { path: pathArgument(request.arguments), error: change.error };
+        const diff = unifiedDiff(change.value);
+        return { path: change.value.path, diff: diff.text, ...(diff.truncated ? { truncated: true } : {}) };
+      },
+    };
     this._hooks = new ChatHooks(_options.hooks, _options.audit);
     const calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.enabledTools(), conversationId: () => this._transcript.id });
     this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), calls });
@@ -100,11 +128,12 @@ export class ChatSession {
   async refreshModels(): Promise<void> {
     const { entries, selected } = await this._options.models();
     this._models = entries;
-    this._selected = selected;
+    this._selected = entries.find((e) => e.choice.id === this._conversationModel) ?? selected;
     this._options.post({ type: 'models', models: entries.map((e) => e.choice), ...(selected ? { selectedModel: selected.choice.id } : {}) });
   }
 
   state(): ChatViewState {
+    const suggestions = this._options.settings().suggestions?.filter((s) => s.trim() !== '');
     return {
       conversationId: this._transcript.id,
       items: this._transcript.items,
@@ -112,12 +141,15 @@ export class ChatSession {
       models: this._models.map((e) => e.choice),
       ...(this._selected ? { selectedModel: this._selected.choice.id } : {}),
       busy: this.busy,
+      ...(suggestions?.length ? { suggestions: [...suggestions] } : {}),
+      ...(this._attachments.length ? { attachments: this._chips() } : {}),
     };
   }
 
   private _handlers(): WebviewRequestHandlers {
     return {
       send: async ({ text }) => this.send(text),
+      resend: async ({ text }) => this.resend(text),
       stop: async () => this.stop(),
       newChat: async () => this.newChat(),
       openConversation: async ({ id }) => this._openById(id),
@@ -137,14 +169,39 @@ export class ChatSession {
           throw new ChatRequestError('This card is no longer waiting for an answer.');
         }
       },
+      addContext: async () => {
+        if (!this._options.pickContext) throw new ChatRequestError('Adding context is not available here.');
+        const attachment = await this._options.pickContext();
+        if (!attachment) return;
+        this._attachments.push({ id: `ctx${++this._attachmentCounter}`, attachment });
+        this._options.post({ type: 'attachments', attachments: this._chips() });
+      },
+      removeContext: async ({ id }) => {
+        this._attachments = this._attachments.filter((a) => a.id !== id);
+        this._options.post({ type: 'attachments', attachments: this._chips() });
+      },
+      previewChange: async ({ callId }) => {
+        const request = this._transcript.requestOf(callId);
+        if (!request) throw new ChatRequestError('This card is no longer waiting for an answer.');
+        if (!this._options.showChange) throw new ChatRequestError('Previewing a change is not available here.');
+        const change = await fileChange(request.tool, request.arguments, this._changes.folders());
+        if (!change.ok) throw new ChatRequestError(`No preview: ${change.error}.`);
+        await this._options.showChange(change.value);
+      },
       selectModel: async ({ model }) => {
         const entry = this._models.find((e) => e.choice.id === model);
         if (!entry) throw new ChatRequestError(`The model "${model}" is no longer on offer.`);
         this._selected = entry;
+        this._conversationModel = entry.choice.id;
+        this._queueSave();
         await this._options.selectModel(entry.choice.id);
       },
       action: async ({ action }) => this._options.runAction(action),
       copy: async ({ text }) => this._options.copy(text),
+      insert: async ({ text }) => {
+        if (!this._options.insert) throw new ChatRequestError('Inserting is not available here.');
+        await this._options.insert(text);
+      },
     };
   }
 
@@ -155,9 +212,12 @@ export class ChatSession {
     this._turn = abort;
     this._options.post({ type: 'busy', busy: true });
     const t = this._transcript;
-    t.add({ kind: 'user', id: t.nextId('u'), text });
+    const command = parseDirectCommand(text);
+    // Attachments go with a message to the model; a direct command leaves them for the next one.
+    const attached = command ? [] : this._attachments.splice(0).map((a) => a.attachment);
+    if (attached.length) this._options.post({ type: 'attachments', attachments: [] });
+    t.add({ kind: 'user', id: t.nextId('u'), text, ...(attached.length ? { context: attached.map((a) => a.label) } : {}) });
     try {
-      const command = parseDirectCommand(text);
       if (command) {
         const reply = await this._direct.run(text, { signal: abort.signal, onEvent: (e) => t.onAgentEvent(e) });
         if (reply !== undefined && command.kind !== 'call') t.add({ kind: 'assistant', id: t.nextId('a'), text: reply });
@@ -168,7 +228,7 @@ export class ChatSession {
       else if (!command && this._selected) {
         const notice = (level: 'info' | 'warning', message: string) => t.add({ kind: 'notice', id: t.nextId('n'), level, text: message });
         const modelText = await this._hooks.beforeTurn(t.id, text, abort.signal, notice);
-        if (modelText !== undefined) await this._runTurn(this._selected, modelText, abort.signal);
+        if (modelText !== undefined) await this._runTurn(this._selected, withContext(modelText, attached), abort.signal);
       }
     } finally {
       this._turn = undefined;
@@ -176,6 +236,30 @@ export class ChatSession {
       await this._save();
       this._options.post({ type: 'busy', busy: false });
     }
+  }
+
+  /**
+   * Retry (no `text`) or edit-and-resend: the last message and everything after it are dropped,
+   * from the panel and from what the model is sent, and the message runs again.
+   */
+  async resend(text?: string): Promise<void> {
+    if (this._turn) throw new ChatRequestError('A turn is still running: stop it first.');
+    const items = this._transcript.items;
+    let at = items.length - 1;
+    while (at >= 0 && items[at]!.kind !== 'user') at--;
+    const last = items[at];
+    if (last?.kind !== 'user') throw new ChatRequestError('There is no message to send again.');
+    let m = this._messages.length - 1;
+    while (m >= 0 && this._messages[m]!.role !== 'user') m--;
+    // A direct command (`/tools`) never reached the model: its turn has no message to drop.
+    if (m >= 0 && !parseDirectCommand(last.text)) this._messages.splice(m);
+    this._transcript.truncate(at);
+    this._options.post({ type: 'init', state: this.state() });
+    return this.send(text?.trim() || last.text);
+  }
+
+  private _chips(): { id: string; label: string }[] {
+    return this._attachments.map((a) => ({ id: a.id, label: a.attachment.label }));
   }
 
   /** Aborts the model stream and every call in flight; open cards are denied. */
@@ -195,6 +279,7 @@ export class ChatSession {
     this._saveTimer = undefined;
     this._messages = [];
     this._createdAt = Date.now();
+    this._conversationModel = undefined;
     this._transcript = this._newTranscript(randomUUID(), []);
     this._hooks.opened('clear');
     await this._options.history.setCurrent(this._transcript.id);
@@ -249,15 +334,26 @@ export class ChatSession {
   private _open(stored: StoredConversation): void {
     this._messages = [...stored.messages];
     this._createdAt = stored.createdAt;
+    this._conversationModel = stored.model;
+    const model = this._models.find((e) => e.choice.id === stored.model);
+    if (model) {
+      this._selected = model;
+      this._options.post({ type: 'models', models: this._models.map((e) => e.choice), selectedModel: model.choice.id });
+    }
     this._transcript = this._newTranscript(stored.id, stored.items);
   }
 
   /** Every change is shown at once and saved soon after, so a reload mid-turn keeps it. */
   private _newTranscript(id: string, items: readonly ChatItem[]): ChatTranscript {
-    return new ChatTranscript(id, items, (m) => {
-      this._options.post(m);
-      this._queueSave();
-    });
+    return new ChatTranscript(
+      id,
+      items,
+      (m) => {
+        this._options.post(m);
+        this._queueSave();
+      },
+      this._changes,
+    );
   }
 
   private _queueSave(): void {
@@ -280,10 +376,16 @@ export class ChatSession {
         updatedAt: Date.now(),
         items,
         messages: this._messages,
+        ...(this._conversationModel ?? this._selected ? { model: this._conversationModel ?? this._selected!.choice.id } : {}),
       });
       this._options.post({ type: 'conversations', conversations: this._options.history.list() });
     } catch (err) {
       this._options.log(`chat: saving the conversation failed: ${err}`);
     }
   }
+}
+
+function pathArgument(args: unknown): string {
+  const p = (args as { path?: unknown } | null)?.path;
+  return typeof p === 'string' ? p : '(no path)';
 }

@@ -2,6 +2,16 @@ import type { AgentEvent } from '../agent/types';
 import { makeHiddenVisible } from '../permissions/scanPoisoning';
 import type { PermissionDecider, PermissionRequest } from '../permissions/types';
 import type { ChatItem, ChatPermissionView, HostMessage } from '../../shared/chatProtocol';
+import { changeKindOf, changesThings, commandOf } from './ChangePreview';
+
+/** What a waiting write's or edit's card shows of the change (computed after the card is up). */
+export type ChatChangeView = NonNullable<ChatPermissionView['change']>;
+
+/** Where the transcript gets a card's change preview and the workspace folders a command runs in. */
+export interface IChangeDescriber {
+  folders(): readonly string[];
+  describe(request: PermissionRequest): Promise<ChatChangeView | undefined>;
+}
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -17,6 +27,8 @@ export class ChatTranscript {
   /** Item of each call, by the pipeline's id for it (unique, whatever ids the model gave). */
   private readonly _calls = new Map<string, string>();
   private readonly _callOfItem = new Map<string, string>();
+  /** The question each waiting card asks, by item id (for "Preview Change"). */
+  private readonly _requests = new Map<string, PermissionRequest>();
   /** The assistant item streamed text goes to; a tool call ends it, so text and cards keep their order. */
   private _assistant: string | undefined;
   private _counter: number;
@@ -25,6 +37,7 @@ export class ChatTranscript {
     readonly id: string,
     items: readonly ChatItem[],
     private readonly _post: (message: HostMessage) => void,
+    private readonly _changes?: IChangeDescriber,
   ) {
     this._items = [...items];
     this._items.forEach((item, i) => this._index.set(item.id, i));
@@ -33,6 +46,12 @@ export class ChatTranscript {
 
   get items(): readonly ChatItem[] {
     return this._items;
+  }
+
+  /** Drops every item from `count` on (a turn replaced by Retry or an edit); the caller re-sends `init`. */
+  truncate(count: number): void {
+    for (const item of this._items.splice(count)) this._index.delete(item.id);
+    this._assistant = undefined;
   }
 
   nextId(prefix: string): string {
@@ -59,8 +78,10 @@ export class ChatTranscript {
         return this._error(event.message, event.kind);
       case 'notice':
         return this.add({ kind: 'notice', id: this.nextId('n'), level: event.level, text: event.message });
-      case 'usage':
       case 'end':
+        if (event.reason === 'stopped') this._stopped();
+        return;
+      case 'usage':
         return;
     }
   }
@@ -68,6 +89,11 @@ export class ChatTranscript {
   /** The call a card shows (the panel answers a card by its item id). */
   callOf(itemId: string): string | undefined {
     return this._callOfItem.get(itemId);
+  }
+
+  /** What the card `itemId` asks, while it waits. */
+  requestOf(itemId: string): PermissionRequest | undefined {
+    return this._requests.get(itemId);
   }
 
   private _toolEvent(e: Extract<AgentEvent, { type: 'tool_call' }>): void {
@@ -83,9 +109,30 @@ export class ChatTranscript {
     if (e.runMs !== undefined) item.durationMs = Math.round(e.runMs);
     if (e.waitMs !== undefined) item.waitMs = Math.round(e.waitMs);
     if (e.decider && e.state !== 'waiting_for_approval') item.decidedBy = describeDecider(e.decider);
-    if (e.state === 'waiting_for_approval' && e.permission) item.permission = permissionView(e.permission);
+    if (e.state === 'waiting_for_approval' && e.permission) item.permission = permissionView(e.permission, this._changes?.folders() ?? []);
     if (e.warnings?.length) item.warnings = e.warnings.map((w) => ({ where: w.where, kind: w.kind, excerpt: w.excerpt }));
     this.add(item);
+    if (item.permission && e.permission) {
+      this._requests.set(id, e.permission);
+      this._describeChange(id, e.permission);
+    } else {
+      this._requests.delete(id);
+    }
+  }
+
+  /** A write's diff is read from disk after the card is up; it joins the card if that still waits. */
+  private _describeChange(id: string, request: PermissionRequest): void {
+    const kind = changeKindOf(request.tool);
+    if (!this._changes || (kind !== 'write' && kind !== 'edit')) return;
+    void this._changes.describe(request).then(
+      (change) => {
+        const at = this._index.get(id);
+        const item = at === undefined ? undefined : this._items[at];
+        if (!change || item?.kind !== 'tool' || !item.permission || this._requests.get(id) !== request) return;
+        this.add({ ...item, permission: { ...item.permission, change } });
+      },
+      () => undefined,
+    );
   }
 
   private _appendText(delta: string): void {
@@ -99,6 +146,14 @@ export class ChatTranscript {
     const item = this._items[at] as Extract<ChatItem, { kind: 'assistant' }>;
     this._items[at] = { ...item, text: item.text + delta };
     this._post({ type: 'append', id: item.id, delta });
+  }
+
+  /** A stopped turn: its partial answer says so, or a notice does when no text had come. */
+  private _stopped(): void {
+    const at = this._assistant === undefined ? undefined : this._index.get(this._assistant);
+    const item = at === undefined ? undefined : this._items[at];
+    if (item?.kind === 'assistant') this.add({ ...item, stopped: true });
+    else this.add({ kind: 'notice', id: this.nextId('n'), level: 'info', text: 'Stopped.' });
   }
 
   private _error(message: string, kind: string): void {
@@ -138,9 +193,12 @@ export class ChatTranscript {
 }
 
 /** What the card asks. Hidden characters are shown as <U+200B> and the like: the card shows what the model would read. */
-function permissionView(request: PermissionRequest): ChatPermissionView {
+function permissionView(request: PermissionRequest, folders: readonly string[]): ChatPermissionView {
   const tool = request.tool;
+  const command = changeKindOf(tool) === 'command' ? commandOf(request.arguments, folders) : undefined;
   return {
+    ...(changesThings(tool) ? { changes: true } : {}),
+    ...(command ? { command } : {}),
     ...(tool.title ? { title: makeHiddenVisible(tool.title) } : {}),
     description: makeHiddenVisible(tool.description),
     ...(tool.annotations ? { annotations: pickAnnotations(tool.annotations) } : {}),
@@ -154,17 +212,17 @@ function permissionView(request: PermissionRequest): ChatPermissionView {
 export function describeDecider(decider: PermissionDecider): string {
   switch (decider.by) {
     case 'rule':
-      return `rule ${decider.rule}`;
+      return `by the rule "${decider.rule}" (mcpHarness.permissions)`;
     case 'remembered':
       return decider.scope === 'session' ? 'allowed for this session' : decider.scope === 'workspace' ? 'always allowed in this workspace' : "server allowed for this session";
     case 'user':
       return decider.choice === 'deny' ? 'denied by you' : decider.choice === 'once' ? 'allowed once by you' : 'allowed by you';
     case 'read_only_setting':
-      return 'read-only (autoAllowReadOnly)';
+      return 'allowed as read-only (mcpHarness.permissions.autoAllowReadOnly)';
     case 'caller':
       return 'run by you';
     case 'hook':
-      return `hook ${decider.hook}`;
+      return `by the hook "${decider.hook}"`;
   }
 }
 

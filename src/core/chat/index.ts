@@ -5,5 +5,7 @@ export { ChatTranscript, describeDecider } from './ChatTranscript';
 export { ChatHistoryStore, MAX_CONVERSATIONS, titleFor } from './ChatHistoryStore';
 export type { IChatMemento, StoredConversation } from './ChatHistoryStore';
 export { ChatPrompter } from './ChatPrompter';
+export { withContext, MAX_ATTACHMENT_CHARS } from './ChatContext';
+export type { ChatAttachment } from './ChatContext';
 export { ChatHooks } from './ChatHooks';
 export type { IChatHooks, ChatSessionSource } from './ChatHooks';

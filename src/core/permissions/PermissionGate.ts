@@ -4,6 +4,13 @@ import { alwaysAsks, approvalKey, evaluatePermission, type PermissionRules, type
 import { scanTool } from './scanPoisoning';
 import type { DecisionOptions, DecisionRequest, ICallDecider, IApprovalStore, IPermissionPrompter, PermissionAnswer, PermissionDecision } from './types';
 
+/** One remembered approval, as "Manage Tool Approvals" lists it. `tool` is absent for a whole server. */
+export interface RememberedApprovalEntry {
+  readonly scope: 'session' | 'workspace' | 'server_session';
+  readonly server?: string;
+  readonly tool?: string;
+}
+
 export interface PermissionGateOptions {
   readonly prompter: IPermissionPrompter;
   /** Where "Always allow in this workspace" is kept; in memory when absent. */
@@ -74,6 +81,31 @@ export class PermissionGate implements ICallDecider {
       // The user allowed this call; failing to remember it only means asking again next time.
     }
     return { outcome: 'allow', decider: { by: 'user', choice: answer.choice } };
+  }
+
+  /** Every remembered approval: this session's, the workspace's, and servers allowed for the session. */
+  async remembered(): Promise<RememberedApprovalEntry[]> {
+    const entry = (scope: 'session' | 'workspace', key: string): RememberedApprovalEntry => {
+      const [server, tool] = JSON.parse(key) as [string | null, string];
+      return { scope, ...(server !== null ? { server } : {}), tool };
+    };
+    return [
+      ...[...this._session.keys()].map((k) => entry('session', k)),
+      ...[...(await this._loadWorkspace()).keys()].map((k) => entry('workspace', k)),
+      ...[...this._serverSession.keys()].map((server) => ({ scope: 'server_session' as const, server })),
+    ];
+  }
+
+  /** Forgets one remembered approval: the next call it covered asks again. False when it was not remembered. */
+  async revoke(entry: RememberedApprovalEntry): Promise<boolean> {
+    if (entry.scope === 'server_session') return entry.server !== undefined && this._serverSession.delete(entry.server);
+    if (entry.tool === undefined) return false;
+    const key = approvalKey({ server: entry.server, originalName: entry.tool });
+    if (entry.scope === 'session') return this._session.delete(key);
+    const workspace = await this._loadWorkspace();
+    if (!workspace.delete(key)) return false;
+    await this._writeStore(Object.fromEntries([...workspace].map(([k, v]) => [k, JSON.stringify(v)])));
+    return true;
   }
 
   /** Forgets every remembered choice: session, server-session and workspace. */

@@ -8,7 +8,7 @@ export { pinTool, stableStringify, diffDefinitions } from '../tools/toolPin';
 export type { ToolPin } from '../tools/toolPin';
 export { scanText, scanTool, makeHiddenVisible, hasHiddenCharacters } from './scanPoisoning';
 export { PermissionGate } from './PermissionGate';
-export type { PermissionGateOptions } from './PermissionGate';
+export type { PermissionGateOptions, RememberedApprovalEntry } from './PermissionGate';
 export { AuditLog } from './AuditLog';
 export type { AuditStart, AuditOutcome, AuditLine, AuditLogOptions, IAuditSink, AuditClient, AuditMethod, AuditHookEntry } from './AuditLog';
 export { redactSecrets, REDACTED } from './redactSecrets';

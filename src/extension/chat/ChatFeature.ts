@@ -4,8 +4,11 @@ import * as vscode from 'vscode';
 import { Disposable, type HarnessTool, type McpHarness } from '../../core';
 import { AuditLog, PermissionGate, type IApprovalStore } from '../../core/permissions';
 import type { ChatActionId } from '../../shared/chatProtocol';
-import { ChatHistoryStore, ChatSession } from '../../core/chat';
+import { ChatHistoryStore, ChatRequestError, ChatSession } from '../../core/chat';
+import { ChangePreviewDocuments } from './ChangePreviewDocuments';
 import { ChatModels, type ApiProviderId } from './ChatModels';
+import { manageApprovals } from './ManageApprovals';
+import { pickContext } from './pickContext';
 import { CHAT_VIEW_ID, ChatViewProvider } from './ChatViewProvider';
 
 const APPROVALS_KEY = 'mcpHarness.toolApprovals';
@@ -45,6 +48,7 @@ export class ChatFeature extends Disposable {
       },
     });
     this._models = new ChatModels(context.secrets, context.globalState);
+    const changes = this._register(new ChangePreviewDocuments());
     this._view = new ChatViewProvider(context.extensionUri, { initMessage: () => ({ type: 'init', state: this.session.state() }), requests: () => this.session.requests }, _log);
     this.session = session = new ChatSession({
       enabledTools,
@@ -63,13 +67,22 @@ export class ChatFeature extends Disposable {
         const s = vscode.workspace.getConfiguration('mcpHarness.chat');
         return {
           maxSteps: s.get<number>('maxSteps', 25),
+          suggestions: s.get<unknown[]>('suggestions', []).filter((v): v is string => typeof v === 'string'),
           toolSearch: { maxTools: s.get<number>('toolSearch.maxTools', 64), maxSchemaShare: s.get<number>('toolSearch.maxSchemaShare', 0.1) },
         };
       },
       post: (m) => this._view.post(m),
       runAction: (action) => this._runAction(action),
       copy: async (text) => vscode.env.clipboard.writeText(text),
+      insert: async (text) => {
+        const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+        if (!editor) throw new ChatRequestError('Open a file to insert the code into.');
+        await editor.edit((edit) => edit.replace(editor.selection, text));
+      },
       log: (line) => _log.warn(line),
+      workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      showChange: (change) => changes.show(change),
+      pickContext,
     });
     // The session goes first: it stops the running turn while the view can still show it.
     this._register({ dispose: () => this.session.dispose() });
@@ -78,9 +91,12 @@ export class ChatFeature extends Disposable {
     this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this._view));
     this._register(this._models.onDidChange(() => void this._refreshModels()));
     this._register(vscode.commands.registerCommand('mcpHarness.openChat', () => this.open()));
+    this._register(vscode.commands.registerCommand('mcpHarness.openChatInEditor', () => this._view.openEditor()));
     this._register(vscode.commands.registerCommand('mcpHarness.newChat', () => this.session.newChat()));
     this._register(vscode.commands.registerCommand('mcpHarness.setApiKey', (provider?: ApiProviderId) => this.setApiKey(provider)));
+    this._register(vscode.commands.registerCommand('mcpHarness.addModel', () => this.addModel()));
     this._register(vscode.commands.registerCommand('mcpHarness.resetApprovals', () => this.resetApprovals()));
+    this._register(vscode.commands.registerCommand('mcpHarness.manageApprovals', () => manageApprovals(this.gate)));
     this._register(vscode.commands.registerCommand('mcpHarness.showAuditLog', () => this.showAuditLog()));
   }
 
@@ -89,9 +105,9 @@ export class ChatFeature extends Disposable {
     void this._refreshModels();
   }
 
-  /** "MCP: Open Chat": shows and focuses the chat view wherever the user moved it. */
+  /** "MCP: Open Chat": shows the chat view wherever the user moved it, caret in the message box. */
   async open(): Promise<void> {
-    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    await this._view.focusView();
   }
 
   /** "MCP: Set API Key...": kept in secret storage; an empty entry removes it. */
@@ -117,6 +133,48 @@ export class ChatFeature extends Disposable {
     if (key === undefined) return;
     await this._models.setApiKey(id, key.trim() || undefined);
     void vscode.window.showInformationMessage(key.trim() ? 'MCP: API key stored.' : 'MCP: API key removed.');
+  }
+
+  /**
+   * "MCP: Add Model...": points the OpenAI-compatible or Anthropic provider at a base URL and model
+   * (user settings) with its key in secret storage, and picks that model. One endpoint per kind:
+   * adding another replaces the one configured.
+   */
+  async addModel(): Promise<void> {
+    const kind = (
+      await vscode.window.showQuickPick(
+        [
+          { label: 'OpenAI-compatible', detail: 'OpenAI, Ollama, LM Studio, vLLM, OpenRouter...', id: 'openai' as const },
+          { label: 'Anthropic', detail: 'the Anthropic Messages API', id: 'anthropic' as const },
+        ],
+        { title: 'Add Model: which kind of API?' },
+      )
+    )?.id;
+    if (!kind) return;
+    const settings = vscode.workspace.getConfiguration('mcpHarness.chat');
+    const baseUrl = await vscode.window.showInputBox({
+      title: 'Add Model: base URL',
+      value: settings.get<string>(`${kind}.baseUrl`) ?? '',
+      prompt: kind === 'openai' ? 'e.g. https://api.openai.com/v1, or http://127.0.0.1:11434/v1 for Ollama' : 'e.g. https://api.anthropic.com',
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : 'An http:// or https:// URL'),
+    });
+    if (baseUrl === undefined) return;
+    const model = await vscode.window.showInputBox({ title: 'Add Model: model id', value: settings.get<string>(`${kind}.model`) ?? '', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'A model id') });
+    if (model === undefined) return;
+    const key = await vscode.window.showInputBox({
+      title: 'Add Model: API key',
+      prompt: "Kept in VS Code's secret storage. Leave empty for a local server that needs none (or to keep the stored key).",
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined) return;
+    await settings.update(`${kind}.baseUrl`, baseUrl.trim(), vscode.ConfigurationTarget.Global);
+    await settings.update(`${kind}.model`, model.trim(), vscode.ConfigurationTarget.Global);
+    if (key.trim()) await this._models.setApiKey(kind, key.trim());
+    await this._models.remember(`${kind}:${model.trim()}`);
+    await this._refreshModels();
+    void vscode.window.showInformationMessage(`MCP: ${model.trim()} added to the chat's models.`);
   }
 
   /** "MCP: Reset Tool Approvals": forgets session, server and workspace approvals. */

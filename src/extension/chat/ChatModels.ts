@@ -72,7 +72,7 @@ export class ChatModels extends Disposable {
     for (const id of ['openai', 'anthropic'] as const) {
       if (setting !== 'auto' && setting !== id) continue;
       const entry = await this._apiEntry(id, settings, setting === 'auto');
-      if (entry) entries.push(entry);
+      if (entry) entries.push(entry, ...(await listedModels(entry)));
     }
     return entries;
   }
@@ -106,5 +106,24 @@ export class ChatModels extends Disposable {
     const label = `${model} · ${isLoopbackUrl(baseUrl) ? host : id === 'openai' ? `OpenAI-compatible (${host})` : `Anthropic (${host})`}`;
     const provider = createApiProvider({ kind: id, baseUrl, model, ...(storedKey ? { storedKey } : {}), env: this._env });
     return { choice: { id: `${id}:${model}`, label }, provider, model };
+  }
+}
+
+/** How long the picker waits for an endpoint's model list before offering only the configured model. */
+const MODEL_LIST_TIMEOUT_MS = 3000;
+
+/** The endpoint's other models (its `/models` list), served by the same provider; none when it cannot list. */
+async function listedModels(configured: ChatModelEntry): Promise<ChatModelEntry[]> {
+  const provider = configured.provider;
+  if (!provider.availableModels) return [];
+  const [kind] = configured.choice.id.split(':', 1);
+  const where = configured.choice.label.slice(configured.choice.label.indexOf(' · '));
+  try {
+    const models = await provider.availableModels(AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS));
+    return models
+      .filter((m) => m.id !== configured.model)
+      .map((m) => ({ choice: { id: `${kind}:${m.id}`, label: `${m.label}${where}` }, provider, model: m.id }));
+  } catch {
+    return [];
   }
 }

@@ -1,32 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { HostMessage, WebviewRequestHandlers, WebviewRequestMessage } from '../../shared/chatProtocol';
-import { parseWebviewMessage } from '../../shared/parseChatMessage';
-import { errorMessage } from '../../core/base/errors';
-import { ChatRequestError } from '../../core/chat';
+import type { HostMessage } from '../../shared/chatProtocol';
+import { ChatWebviewConnection, type IChatViewHost } from './ChatWebviewConnection';
+
+export type { IChatViewHost } from './ChatWebviewConnection';
+export { chatHtml } from './chatHtml';
 
 export const CHAT_VIEW_ID = 'mcpHarness.chat';
-
-/** What the view needs of the chat: the state to show, and somewhere to send the panel's requests. */
-export interface IChatViewHost {
-  /** The full state for a (re)opened panel. */
-  initMessage(): HostMessage;
-  /** The handlers of the panel's requests; a handler's thrown error goes back as the answer's error. */
-  requests(): WebviewRequestHandlers;
-}
+const CHAT_EDITOR_TYPE = 'mcpHarness.chatEditor';
 
 /**
- * The chat's webview view in the MCP container (movable to the secondary side bar). It posts
- * nothing before the panel says `ready`, drops malformed messages with a log line, and answers each
- * request by its sequence number. The page loads one script from the bundle's own folder (the only
- * local resource root) under a strict CSP with a nonce.
+ * The chat's pages: the webview view in its own container (the secondary side bar where the host
+ * has one) and, on request, an editor tab. Both show the same session; every message goes to each
+ * open page.
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
-  private _view: vscode.WebviewView | undefined;
-  private _ready = false;
-  private readonly _viewDisposables: vscode.Disposable[] = [];
-  /** Time the last view was resolved, for the restore figure in the log. */
-  private _resolvedAt = 0;
+  private _view: { view: vscode.WebviewView; connection: ChatWebviewConnection; disposables: vscode.Disposable[] } | undefined;
+  private _editor: { panel: vscode.WebviewPanel; connection: ChatWebviewConnection } | undefined;
 
   constructor(
     private readonly _extensionUri: vscode.Uri,
@@ -36,90 +25,57 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this._disposeView();
-    this._resolvedAt = performance.now();
-    this._view = view;
-    this._ready = false;
-    const bundle = vscode.Uri.joinPath(this._extensionUri, 'dist', 'webview');
-    view.webview.options = { enableScripts: true, localResourceRoots: [bundle] };
-    view.webview.html = chatHtml(view.webview, vscode.Uri.joinPath(bundle, 'webview.js'));
-    this._viewDisposables.push(
-      view.webview.onDidReceiveMessage((data: unknown) => this._receive(data)),
+    const connection = new ChatWebviewConnection(view.webview, this._extensionUri, this._host, this._log, 'view');
+    const disposables: vscode.Disposable[] = [
+      connection,
       view.onDidDispose(() => {
-        if (this._view === view) {
-          this._view = undefined;
-          this._ready = false;
-        }
+        if (this._view?.view === view) this._disposeView();
       }),
-    );
+    ];
+    this._view = { view, connection, disposables };
   }
 
   get visible(): boolean {
-    return this._view?.visible ?? false;
+    return (this._view?.view.visible ?? false) || (this._editor?.panel.visible ?? false);
   }
 
-  /** Posts to the panel once it is ready; before that the panel gets everything in its `init`. */
+  /** Posts to every open page that is ready. */
   post(message: HostMessage): void {
-    if (!this._view || !this._ready) return;
-    void this._view.webview.postMessage(message).then(undefined, (err) => this._log.warn(`chat: posting ${message.type} failed: ${err}`));
+    this._view?.connection.post(message);
+    this._editor?.connection.post(message);
+  }
+
+  /** Reveals the side bar view and puts the caret in its message box. */
+  async focusView(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    this._view?.connection.focusInput();
+  }
+
+  /** Opens (or reveals) the chat as an editor tab, caret in the message box. */
+  openEditor(): void {
+    if (this._editor) {
+      this._editor.panel.reveal(undefined, false);
+      this._editor.connection.focusInput();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, 'MCP Chat', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false });
+    panel.iconPath = vscode.Uri.joinPath(this._extensionUri, 'media', 'chat.svg');
+    const connection = new ChatWebviewConnection(panel.webview, this._extensionUri, this._host, this._log, 'editor tab');
+    this._editor = { panel, connection };
+    panel.onDidDispose(() => {
+      connection.dispose();
+      if (this._editor?.panel === panel) this._editor = undefined;
+    });
+    connection.focusInput();
   }
 
   dispose(): void {
     this._disposeView();
-  }
-
-  private _receive(data: unknown): void {
-    const parsed = parseWebviewMessage(data);
-    if (!parsed.ok) {
-      this._log.warn(`chat: dropped a message from the panel: ${parsed.error}`);
-      return;
-    }
-    const message = parsed.value;
-    if (message.type === 'ready') {
-      this._ready = true;
-      this.post(this._host.initMessage());
-      this._log.info(`chat: panel ready ${Math.round(performance.now() - this._resolvedAt)} ms after it was opened`);
-      return;
-    }
-    void dispatch(this._host.requests(), message).then(
-      (value) => this.post({ type: 'response', seq: message.seq, ok: true, value }),
-      (err: unknown) => {
-        if (!(err instanceof ChatRequestError)) this._log.error(`chat: ${message.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        this.post({ type: 'response', seq: message.seq, ok: false, error: errorMessage(err) });
-      },
-    );
+    this._editor?.panel.dispose();
   }
 
   private _disposeView(): void {
-    for (const d of this._viewDisposables.splice(0)) d.dispose();
+    for (const d of this._view?.disposables.splice(0) ?? []) d.dispose();
+    this._view = undefined;
   }
-}
-
-/** Runs one request by its handler: each request type is answered by the handler of that type. */
-function dispatch(handlers: WebviewRequestHandlers, message: WebviewRequestMessage): Promise<unknown> {
-  const { type, seq: _seq, ...params } = message;
-  return (handlers[type] as (p: typeof params) => Promise<unknown>)(params);
-}
-
-/** The page: one script from the bundle, nothing inline, a policy that allows only that. */
-export function chatHtml(webview: vscode.Webview, script: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const csp = [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>MCP Chat</title>
-</head>
-<body>
-<script nonce="${nonce}" src="${webview.asWebviewUri(script).toString()}"></script>
-</body>
-</html>`;
 }

@@ -37,7 +37,7 @@ export async function run(ctx) {
     // Close the view and open it again, three times: each opening builds a new webview.
     const figures = [];
     for (let i = 0; i < 3; i++) {
-      await page.locator('.pane-header[aria-label^="Chat"]').click();
+      await runCommand(page, 'View: Hide Secondary Side Bar');
       await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 30_000 }).catch(() => {});
       const started = Date.now();
       await runCommand(page, 'MCP: Open Chat');

@@ -109,13 +109,11 @@ export async function run(ctx) {
     await waitCardState(card, 'denied');
     await waitIdle(chat);
     assert.ok(!counterLog(folder).includes('call notes'));
-    await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
     await expandRow(serverTreeRow(page, 'counter'));
     await expandRow(serverTreeRow(page, 'Tools'));
     await waitForText(serverTreeRow(page, 'notes').locator('.label-description'), /^⚠ suspicious/);
     assert.equal(await rowIcon(serverTreeRow(page, 'notes')), 'warning');
     await shot('7c-poisoned-tree');
-    await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
 
     // A reload: the conversation comes back, and so does its entry in the history.
     await page.reload();

@@ -1,6 +1,6 @@
 // Helpers for the chat scenarios: a scratch copy of the chat workspace pointed at a fake model, and
 // the chat panel's controls by their accessible names.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,19 @@ export function chatWorkspace(settings) {
   return dir;
 }
 
+/**
+ * A copy of demo/ as a fresh clone has it (no gitignored `.harness/`), beside a link to this
+ * checkout's node_modules as its `${workspaceFolder}/..` paths expect. Remove `dirname(result)` after.
+ */
+export function freshDemo() {
+  const parent = mkdtempSync(join(tmpdir(), 'mcp-harness-demo-'));
+  symlinkSync(join(ROOT, 'node_modules'), join(parent, 'node_modules'), 'dir');
+  const demo = join(parent, 'demo');
+  const harness = join(ROOT, 'demo', '.harness');
+  cpSync(join(ROOT, 'demo'), demo, { recursive: true, filter: (src) => src !== harness && !src.startsWith(`${harness}/`) });
+  return demo;
+}
+
 /** Lines the counter server wrote (`call count`, `cancelled slow_count`). */
 export function counterLog(dir) {
   const file = join(dir, 'calls.log');
@@ -28,13 +41,11 @@ export async function openChatWorkspace(page, url) {
   await page.goto(url);
   await waitForWorkbench(page);
   await openViewContainer(page, 'MCP Servers', { timeout: 90_000 });
-  // The chat view shares the container; once it has loaded it no longer takes the focus (which
-  // would close the Notification Center under the question).
+  // The chat has its own container (the secondary side bar); once it has loaded it no longer takes
+  // the focus (which would close the Notification Center under the question).
   const chat = await openChat(page);
   await approveFromNotification(page, { count: 1 });
   await waitForText(serverTreeRow(page, 'counter').locator('.label-description'), /^3 tools$/, { timeout: 90_000 });
-  // Room for the chat in the screenshots: the server tree folds to its header.
-  await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
   return chat;
 }
 

@@ -48,14 +48,12 @@ export async function run(ctx) {
     await question.waitFor({ state: 'detached', timeout: 10_000 });
 
     // The tree lists them with where they come from.
-    await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
     const hooksRow = serverTreeRow(page, 'Hooks');
     await waitForText(hooksRow.locator('.label-description'), /^2$/);
     await expandRow(hooksRow);
     await waitForText(serverTreeRow(page, 'PreToolUse mcp__counter__notes').locator('.label-description'), /deny\.sh .* · \.harness\/hooks\.json:\d+$/);
     await waitForText(serverTreeRow(page, 'PostToolUse mcp__counter__count').locator('.label-description'), /--mode=note .* · \.harness\/hooks\.json:\d+$/);
     await shot('2-tree');
-    await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
 
     // PreToolUse denies: no permission card, the card ends denied with the hook's reason, the server saw nothing.
     await send(chat, 'notes please');

@@ -223,6 +223,16 @@ describe('AnthropicProvider against a loopback Messages server', () => {
     expect(String(server.requests.at(-1)!.headers['x-api-key'] ?? server.requests.at(-1)!.headers.authorization)).toContain('no-key-needed-on-loopback');
   });
 
+  it('lists the endpoint\'s models for the picker', async () => {
+    server.enqueue((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ data: [{ type: 'model', id: 'claude-a', display_name: 'Claude A', created_at: '2026-01-01T00:00:00Z' }, { type: 'model', id: 'claude-b', display_name: '', created_at: '2026-01-01T00:00:00Z' }], has_more: false, first_id: 'claude-a', last_id: 'claude-b' }),
+      );
+    });
+    expect(await make().availableModels()).toEqual([{ id: 'claude-a', label: 'Claude A' }, { id: 'claude-b', label: 'claude-b' }]);
+    expect(server.requests.at(-1)!.path).toMatch(/^\/v1\/models/);
+  });
+
   it('needs a key for a remote base URL', async () => {
     const provider = new AnthropicProvider({ model: 'claude' });
     const { error } = await collect(provider.stream(request, new AbortController().signal));

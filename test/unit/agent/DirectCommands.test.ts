@@ -45,7 +45,7 @@ describe('DirectCommands', () => {
     const commands = new DirectCommands({
       tools,
       servers: () => [
-        { name: 'fx', state: 'running', tools: [{ name: 'echo', inputSchema: { type: 'object' } }] },
+        { name: 'fx', state: 'running', tools: [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'add', inputSchema: { type: 'object' } }] },
         { name: 'gh', state: 'error', error: 'exited with code 1', tools: [] },
       ],
       calls: runner,
@@ -82,9 +82,14 @@ describe('DirectCommands', () => {
     expect(await commands.run('/tools', { signal })).toBe(`1 tool:\n- \`mcp__fx__echo\`: ${'x'.repeat(119)}…`);
   });
 
+  it('counts only the enabled tools of a server, and says how many it has', async () => {
+    const { commands } = setup({ choice: 'once' }, [echo]);
+    expect(await commands.run('/mcp', { signal })).toBe('- **fx**: running, 1 of 2 tools enabled\n- **gh**: error (exited with code 1), 0 tools');
+  });
+
   it('shows server states', async () => {
     const { commands } = setup({ choice: 'once' });
-    expect(await commands.run('/mcp', { signal })).toBe('- **fx**: running, 1 tool\n- **gh**: error (exited with code 1), 0 tools');
+    expect(await commands.run('/mcp', { signal })).toBe('- **fx**: running, 2 tools\n- **gh**: error (exited with code 1), 0 tools');
   });
 
   it('runs /call through the gate', async () => {

@@ -4,7 +4,11 @@ import { PipelineFixture } from '../../support/pipeline';
 import type { WebviewRequestMessage } from '../../../src/shared/chatProtocol';
 import { ModelProviderError, type IModelProvider, type ModelRequest, type ModelStreamEvent } from '../../../src/core/agent/types';
 import { PermissionGate } from '../../../src/core/permissions';
-import { ChatHistoryStore, ChatSession, NO_MODEL_HELP, type ChatModelEntry, type IChatMemento } from '../../../src/core/chat';
+import { ChatHistoryStore, ChatSession, MAX_ATTACHMENT_CHARS, NO_MODEL_HELP, withContext, type ChatAttachment, type ChatModelEntry, type ChatSessionOptions, type IChatMemento } from '../../../src/core/chat';
+import type { FileChange } from '../../../src/core/chat/ChangePreview';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { ChatItem, HostMessage } from '../../../src/shared/chatProtocol';
 import { parseHostMessage } from '../../../src/shared/parseChatMessage';
 
@@ -47,7 +51,7 @@ class Memento implements IChatMemento {
   }
 }
 
-function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx: PipelineFixture) => readonly HarnessTool[] } = {}) {
+function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx: PipelineFixture) => readonly HarnessTool[]; suggestions?: string[]; extra?: Partial<ChatSessionOptions> } = {}) {
   const posted: HostMessage[] = [];
   const calls: string[] = [];
   const memento = options.memento ?? new Memento();
@@ -66,7 +70,7 @@ function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx
     history: new ChatHistoryStore(memento),
     models: async () => ({ entries: entry ? [entry] : [], selected: entry }),
     selectModel: async () => {},
-    settings: () => ({ maxSteps: 5, toolSearch: {} }),
+    settings: () => ({ maxSteps: 5, toolSearch: {}, ...(options.suggestions ? { suggestions: options.suggestions } : {}) }),
     post: (m) => {
       // Everything the host sends must pass the panel's own validator.
       const parsed = parseHostMessage(JSON.parse(JSON.stringify(m)));
@@ -76,6 +80,7 @@ function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx
     runAction: async () => {},
     copy: async () => {},
     log: () => {},
+    ...options.extra,
   });
   /** A panel request, answered as the view provider answers it: undefined, or the error shown. */
   const handle = async (message: WebviewRequestMessage): Promise<string | undefined> => {
@@ -98,6 +103,11 @@ async function waitFor(check: () => boolean): Promise<void> {
 }
 
 describe('ChatSession', () => {
+  it('offers the configured suggestions (blank ones dropped) in the state an empty panel shows', () => {
+    expect(setup({ suggestions: ['add 2 and 3', '  ', 'what do you remember?'] }).session.state().suggestions).toEqual(['add 2 and 3', 'what do you remember?']);
+    expect(setup().session.state().suggestions).toBeUndefined();
+  });
+
   it('shows a card per concurrent call; they are answered in any order and only the allowed one runs', async () => {
     const model = new TwoCallModel();
     const { session, calls, handle } = setup({ model });
@@ -150,7 +160,7 @@ describe('ChatSession', () => {
     expect(state.conversationId).toBe(first.session.state().conversationId);
     expect(state.items[0]).toMatchObject({ kind: 'user', text: 'do both' });
     expect(tools(state.items).map((t) => t.state)).toEqual(['cancelled', 'cancelled']);
-    expect(state.conversations).toEqual([expect.objectContaining({ title: 'do both', messageCount: 1 })]);
+    expect(state.conversations).toEqual([expect.objectContaining({ title: 'Do both', messageCount: 1 })]);
     first.session.stop();
     await firstTurn;
 
@@ -263,3 +273,205 @@ describe('ChatSession', () => {
 function tools_(session: ChatSession) {
   return tools(session.state().items);
 }
+
+/** A model that asks for one call with these arguments, then answers "ok". */
+class OneCallModel implements IModelProvider {
+  readonly id = 'one';
+  readonly label = 'One';
+  constructor(private readonly _name: string, private readonly _args: unknown) {}
+  async models() {
+    return [{ id: 'm', label: 'm' }];
+  }
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    if (request.messages.at(-1)!.role === 'tool') {
+      yield { type: 'text', delta: 'ok' };
+      yield { type: 'end', reason: 'stop' };
+      return;
+    }
+    yield { type: 'tool_call', call: { id: 'w1', name: this._name, arguments: JSON.stringify(this._args) } };
+    yield { type: 'end', reason: 'tool_calls' };
+  }
+}
+
+describe('ChatSession cards for calls that change things', () => {
+  const WRITES = [
+    { name: 'write_file', description: 'Write', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, destructiveHint: true } },
+    { name: 'run_command', description: 'Run', inputSchema: { type: 'object' } },
+    { name: 'read_graph', description: 'Read', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  ];
+
+  it('warns on a write, shows its diff, and opens the whole change on request', async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'chat-write-'));
+    fs.writeFileSync(path.join(ws, 'notes.md'), 'old line\n');
+    const shown: FileChange[] = [];
+    const model = new OneCallModel('mcp__fs__write_file', { path: 'notes.md', content: 'new line\n' });
+    const { session, handle, calls } = setup({
+      model,
+      tools: (fx) => fx.setTools('fs', WRITES).tools(),
+      extra: { workspaceFolders: () => [ws], showChange: async (c) => void shown.push(c) },
+    });
+    await session.refreshModels();
+    const turn = session.send('write it');
+    await waitFor(() => tools(session.state().items)[0]?.permission?.change !== undefined);
+    const card = tools(session.state().items)[0]!;
+    expect(card.permission).toMatchObject({ changes: true, change: { path: 'notes.md', diff: expect.stringContaining('-old line\n+new line') } });
+    expect(await handle({ type: 'previewChange', seq: 1, callId: card.id })).toBeUndefined();
+    expect(shown).toEqual([{ path: 'notes.md', absolute: path.join(ws, 'notes.md'), before: 'old line\n', after: 'new line\n' }]);
+    expect(await handle({ type: 'answerPermission', seq: 2, callId: card.id, choice: 'deny' })).toBeUndefined();
+    await turn;
+    expect(calls).toEqual([]);
+    expect(await handle({ type: 'previewChange', seq: 3, callId: card.id })).toBe('This card is no longer waiting for an answer.');
+    expect(fs.readFileSync(path.join(ws, 'notes.md'), 'utf8')).toBe('old line\n');
+    fs.rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('shows a command line and its folder first', async () => {
+    const model = new OneCallModel('mcp__fs__run_command', { command: 'rm -rf build', cwd: 'app' });
+    const { session, handle } = setup({ model, tools: (fx) => fx.setTools('fs', WRITES).tools(), extra: { workspaceFolders: () => ['/ws'] } });
+    await session.refreshModels();
+    const turn = session.send('clean');
+    await waitFor(() => tools(session.state().items)[0]?.permission !== undefined);
+    const card = tools(session.state().items)[0]!;
+    expect(card.permission).toMatchObject({ changes: true, command: { line: 'rm -rf build', cwd: path.resolve('/ws', 'app') } });
+    expect(card.permission!.change).toBeUndefined();
+    await handle({ type: 'answerPermission', seq: 1, callId: card.id, choice: 'deny' });
+    await turn;
+  });
+
+  it('keeps the plain card for a read-only tool', async () => {
+    const model = new OneCallModel('mcp__fs__read_graph', {});
+    const { session, handle } = setup({ model, tools: (fx) => fx.setTools('fs', WRITES).tools() });
+    await session.refreshModels();
+    const turn = session.send('read');
+    await waitFor(() => tools(session.state().items)[0]?.permission !== undefined);
+    const card = tools(session.state().items)[0]!;
+    expect(card.permission!.changes).toBeUndefined();
+    await handle({ type: 'answerPermission', seq: 1, callId: card.id, choice: 'once' });
+    await turn;
+  });
+});
+
+describe('ChatSession stopped turns', () => {
+  it('marks a partial answer as stopped, and says so when no text had come', async () => {
+    const model: IModelProvider = {
+      id: 'slow',
+      label: 'Slow',
+      models: async () => [],
+      async *stream(request, signal) {
+        if (request.messages.at(-1)!.role === 'user' && request.messages.at(-1)!.content === 'talk') yield { type: 'text', delta: 'partial ' };
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        throw new Error('aborted');
+      },
+    };
+    const { session } = setup({ model });
+    await session.refreshModels();
+    const turn = session.send('talk');
+    await waitFor(() => session.state().items.some((i) => i.kind === 'assistant'));
+    session.stop();
+    await turn;
+    expect(session.state().items.at(-1)).toMatchObject({ kind: 'assistant', text: 'partial ', stopped: true });
+    const silent = session.send('quiet');
+    await new Promise((r) => setTimeout(r, 20));
+    session.stop();
+    await silent;
+    expect(session.state().items.at(-1)).toMatchObject({ kind: 'notice', text: 'Stopped.' });
+  });
+});
+
+describe('ChatSession Retry and Edit', () => {
+  /** Answers every message with its own text, so each turn's answer shows what the model was sent. */
+  const echoModel: IModelProvider = {
+    id: 'echo',
+    label: 'Echo',
+    models: async () => [],
+    async *stream(request) {
+      yield { type: 'text', delta: `${request.messages.filter((m) => m.role === 'user').map((m) => m.content).join(' / ')}` };
+      yield { type: 'end', reason: 'stop' };
+    },
+  };
+
+  it('replaces the last turn, in the panel and in what the model is sent', async () => {
+    const { session, handle } = setup({ model: echoModel });
+    await session.refreshModels();
+    await session.send('one');
+    await session.send('two');
+    expect(await handle({ type: 'resend', seq: 1 })).toBeUndefined();
+    const texts = () => session.state().items.filter((i) => i.kind === 'user' || i.kind === 'assistant').map((i) => (i as { text: string }).text);
+    expect(texts()).toEqual(['one', 'one', 'two', 'one / two']);
+    expect(await handle({ type: 'resend', seq: 2, text: 'three' })).toBeUndefined();
+    expect(texts()).toEqual(['one', 'one', 'three', 'one / three']);
+  });
+
+  it('says so when there is nothing to send again', async () => {
+    const { handle } = setup({ model: echoModel });
+    expect(await handle({ type: 'resend', seq: 1 })).toBe('There is no message to send again.');
+  });
+});
+
+describe('ChatSession model per conversation', () => {
+  it('reopens a conversation with the model it was given', async () => {
+    const say = (word: string): IModelProvider => ({
+      id: word,
+      label: word,
+      models: async () => [],
+      async *stream() {
+        yield { type: 'text', delta: word };
+        yield { type: 'end', reason: 'stop' };
+      },
+    });
+    const one: ChatModelEntry = { choice: { id: 'a:one', label: 'One' }, provider: say('one'), model: 'one' };
+    const two: ChatModelEntry = { choice: { id: 'a:two', label: 'Two' }, provider: say('two'), model: 'two' };
+    const { session, handle } = setup({ extra: { models: async () => ({ entries: [one, two], selected: one }) } });
+    await session.refreshModels();
+    expect(await handle({ type: 'selectModel', seq: 1, model: 'a:two' })).toBeUndefined();
+    await session.send('hi');
+    const first = session.state().conversationId;
+    await session.newChat();
+    await handle({ type: 'selectModel', seq: 2, model: 'a:one' });
+    await session.send('hello');
+    expect(session.state().items.at(-1)).toMatchObject({ kind: 'assistant', text: 'one' });
+    await handle({ type: 'openConversation', seq: 3, id: first });
+    expect(session.state().selectedModel).toBe('a:two');
+    await session.send('again');
+    expect(session.state().items.filter((i) => i.kind === 'assistant').map((i) => (i as { text: string }).text)).toEqual(['two', 'two']);
+  });
+});
+
+describe('ChatSession context from the editor', () => {
+  it('sends what the user attached with its path, once, and shows it on the message', async () => {
+    const seen: string[] = [];
+    const model: IModelProvider = {
+      id: 'ctx',
+      label: 'Ctx',
+      models: async () => [],
+      async *stream(request) {
+        seen.push(String(request.messages.at(-1)!.content));
+        yield { type: 'text', delta: 'ok' };
+        yield { type: 'end', reason: 'stop' };
+      },
+    };
+    const picks: ChatAttachment[] = [
+      { kind: 'selection', label: 'src/a.ts:1-2', path: 'src/a.ts:1-2', text: 'const a = 1;' },
+      { kind: 'problems', label: 'Problems in src/b.ts', path: 'src/b.ts', text: '3:1 error: nope' },
+    ];
+    const { session, handle, posted } = setup({ model, extra: { pickContext: async () => picks.shift() } });
+    await session.refreshModels();
+    await handle({ type: 'addContext', seq: 1 });
+    await handle({ type: 'addContext', seq: 2 });
+    expect(session.state().attachments).toEqual([{ id: 'ctx1', label: 'src/a.ts:1-2' }, { id: 'ctx2', label: 'Problems in src/b.ts' }]);
+    await handle({ type: 'removeContext', seq: 3, id: 'ctx2' });
+    expect(posted.at(-1)).toEqual({ type: 'attachments', attachments: [{ id: 'ctx1', label: 'src/a.ts:1-2' }] });
+    await handle({ type: 'addContext', seq: 4 }); // the picker gives nothing: nothing is attached
+    await session.send('explain');
+    expect(seen[0]).toBe('explain\n\nAttached by the user:\n\n<context kind="selection" path="src/a.ts:1-2">\nconst a = 1;\n</context>');
+    expect(session.state().items.find((i) => i.kind === 'user')).toMatchObject({ text: 'explain', context: ['src/a.ts:1-2'] });
+    expect(session.state().attachments).toBeUndefined();
+    await session.send('and now?');
+    expect(seen[1]).toBe('and now?');
+  });
+
+  it('cuts a huge attachment and says so', () => {
+    const text = withContext('q', [{ kind: 'file', label: 'big', path: 'big.txt', text: 'x'.repeat(MAX_ATTACHMENT_CHARS + 5) }]);
+    expect(text).toContain('[… cut: 5 more characters]');
+  });
+});

@@ -15,6 +15,29 @@ const check = (gate: PermissionGate, tool: HarnessTool, callId = 'c1', signal = 
 const answers = (...list: PermissionAnswer[]) => new ScriptedPrompter(() => list.shift() ?? { choice: 'deny', reason: 'script ran out' });
 
 describe('PermissionGate', () => {
+  it('lists remembered approvals and revokes them one by one: the next call asks again', async () => {
+    const store = new MemoryApprovalStore();
+    const prompter = answers({ choice: 'session' }, { choice: 'workspace' }, { choice: 'server_session' }, { choice: 'once' }, { choice: 'once' });
+    const gate = new PermissionGate({ prompter, store });
+    await check(gate, echo);
+    await check(gate, add);
+    await check(gate, other);
+    expect(await gate.remembered()).toEqual([
+      { scope: 'session', server: 'fx', tool: 'echo' },
+      { scope: 'workspace', server: 'fx', tool: 'add' },
+      { scope: 'server_session', server: 'other' },
+    ]);
+    expect(await gate.revoke({ scope: 'session', server: 'fx', tool: 'echo' })).toBe(true);
+    expect(await gate.revoke({ scope: 'session', server: 'fx', tool: 'echo' })).toBe(false);
+    expect(await check(gate, echo)).toEqual({ outcome: 'allow', decider: { by: 'user', choice: 'once' } });
+    expect(await check(gate, add)).toEqual({ outcome: 'allow', decider: { by: 'remembered', scope: 'workspace' } });
+    expect(await gate.revoke({ scope: 'workspace', server: 'fx', tool: 'add' })).toBe(true);
+    expect(await new PermissionGate({ prompter, store }).remembered()).toEqual([]);
+    expect(await gate.revoke({ scope: 'server_session', server: 'other' })).toBe(true);
+    expect(await check(gate, other)).toEqual({ outcome: 'allow', decider: { by: 'user', choice: 'once' } });
+    expect(await gate.remembered()).toEqual([]);
+  });
+
   it('asks with the tool, arguments and warnings, and allows once without remembering', async () => {
     const prompter = answers({ choice: 'once' }, { choice: 'deny' });
     const gate = new PermissionGate({ prompter });

@@ -3,6 +3,9 @@ import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam, Too
 import { ModelProviderError, type ChatMessage, type IModelProvider, type ModelInfo, type ModelRequest, type ModelStreamEvent, type ModelToolSpec } from '../types';
 import { LOOPBACK_PLACEHOLDER_KEY, abortedError, connectionError, hostOf, isLoopbackUrl, missingKeyError, withRetries, type HttpFailure, type RetryOptions } from './providerSupport';
 
+/** Models a picker lists from one endpoint at most (a router may list hundreds). */
+const MAX_LISTED_MODELS = 100;
+
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
 
@@ -38,6 +41,15 @@ export class AnthropicProvider implements IModelProvider {
 
   async models(): Promise<readonly ModelInfo[]> {
     return [{ id: this._options.model, label: this._options.model, ...(this._options.contextWindow ? { contextWindow: this._options.contextWindow } : {}) }];
+  }
+
+  async availableModels(signal?: AbortSignal): Promise<readonly ModelInfo[]> {
+    const out: ModelInfo[] = [];
+    for await (const m of this._getClient().models.list(undefined, { signal })) {
+      out.push({ id: m.id, label: m.display_name || m.id });
+      if (out.length >= MAX_LISTED_MODELS) break;
+    }
+    return out;
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent> {

@@ -3,6 +3,9 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatComp
 import { ModelProviderError, type ChatMessage, type IModelProvider, type ModelInfo, type ModelRequest, type ModelStreamEvent, type ModelToolSpec } from '../types';
 import { LOOPBACK_PLACEHOLDER_KEY, abortedError, connectionError, hostOf, isLoopbackUrl, missingKeyError, withRetries, type HttpFailure, type RetryOptions } from './providerSupport';
 
+/** Models a picker lists from one endpoint at most (a router may list hundreds). */
+const MAX_LISTED_MODELS = 100;
+
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 export interface OpenAiCompatibleProviderOptions extends RetryOptions {
@@ -37,6 +40,15 @@ export class OpenAiCompatibleProvider implements IModelProvider {
 
   async models(): Promise<readonly ModelInfo[]> {
     return [{ id: this._options.model, label: this._options.model, ...(this._options.contextWindow ? { contextWindow: this._options.contextWindow } : {}) }];
+  }
+
+  async availableModels(signal?: AbortSignal): Promise<readonly ModelInfo[]> {
+    const out: ModelInfo[] = [];
+    for await (const m of this._getClient().models.list({ signal })) {
+      out.push({ id: m.id, label: m.id });
+      if (out.length >= MAX_LISTED_MODELS) break;
+    }
+    return out;
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent> {
