@@ -118,6 +118,11 @@ export class ChatClient {
       case 'conversations':
         this._state = { ...this._state, conversations: message.conversations };
         break;
+      case 'budget': {
+        const { budget: _old, ...rest } = this._state;
+        this._state = { ...rest, ...(message.budget ? { budget: message.budget } : {}) };
+        break;
+      }
       case 'response': {
         const resolve = this._pending.get(message.seq);
         this._pending.delete(message.seq);

@@ -11,6 +11,8 @@ import { ChatApp } from './components/ChatApp';
 import { ChatHeader } from './components/ChatHeader';
 import { ChatItemView } from './components/ChatItemView';
 import { Composer } from './components/Composer';
+import { ContextBudget } from './components/ContextBudget';
+import { KeptResult } from './components/KeptResult';
 import { ToolCard } from './components/ToolCard';
 
 declare function acquireVsCodeApi(): IVsCodeApi;
@@ -20,6 +22,8 @@ customElements.define('mcp-chat-header', ChatHeader);
 customElements.define('mcp-chat-item', ChatItemView);
 customElements.define('mcp-tool-card', ToolCard);
 customElements.define('mcp-composer', Composer);
+customElements.define('mcp-context-budget', ContextBudget);
+customElements.define('mcp-kept-result', KeptResult);
 
 // The page itself: no margins, the app fills the view. A constructed sheet needs no 'unsafe-inline'.
 const page = new CSSStyleSheet();

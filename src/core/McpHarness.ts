@@ -90,7 +90,7 @@ export class McpHarness {
       traceEnabled: options.traceEnabled ?? (() => false),
       authHost: options.authHost,
     });
-    const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars });
+    const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars, maxOutputCharsPerTool: this._options.maxOutputCharsPerTool });
     this._hooks = this._store.add(
       new HookRunner({
         permit: (hook) => this._options.hooks?.permit?.(hook),
@@ -189,7 +189,7 @@ export class McpHarness {
    * Resolves when the servers it started run or have failed, unless `wait` is false.
    */
   async applyConfig(
-    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'toolTimeoutMs' | 'maxOutputChars' | 'inheritEnv' | 'hooks'> = {},
+    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'toolTimeoutMs' | 'maxOutputChars' | 'maxOutputCharsPerTool' | 'inheritEnv' | 'hooks'> = {},
     options: { restartFailed?: boolean; wait?: boolean } = {},
   ): Promise<HarnessApplyResult> {
     this._options = { ...this._options, ...update };

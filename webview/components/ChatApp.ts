@@ -72,6 +72,7 @@ export class ChatApp extends LitElement {
         .conversationId=${state.conversationId}
         .busy=${state.busy}
       ></mcp-chat-header>
+      <mcp-context-budget .budget=${state.budget} .busy=${state.busy}></mcp-context-budget>
       <div class="transcript" role="log" aria-label="Conversation" aria-live="polite" @scroll=${this._onScroll}>
         ${state.items.length === 0 && this.client.initialized
           ? html`<p class="empty muted">Ask something, or type <code>/tools</code>, <code>/mcp</code> or <code>/call TOOL {json}</code>.</p>`

@@ -1,6 +1,10 @@
+// Over 300 lines: the session is the one owner of a conversation's order of events (turns, direct
+// commands, cards, history, the context budget and compaction); the parts it delegates to
+// (transcript, budget, compaction, hooks) live in files of their own.
 import { randomUUID } from 'node:crypto';
 import { DIRECT_COMMANDS_HELP, DirectCommands, parseDirectCommand, type DirectCommandServer } from '../agent/DirectCommands';
-import { McpAgent } from '../agent/McpAgent';
+import { DEFAULT_SYSTEM_PROMPT, McpAgent } from '../agent/McpAgent';
+import { MemoryToolResultStore, type IToolResultStore } from '../agent/results/ToolResultStore';
 import { ModelToolCalls, type AgentCallTool } from '../agent/ModelToolCalls';
 import type { ToolSearchBudget } from '../tools/search';
 import type { AgentEvent, ChatMessage, IModelProvider } from '../agent/types';
@@ -8,9 +12,12 @@ import type { IAuditSink } from '../permissions/AuditLog';
 import type { ICallDecider } from '../permissions/types';
 import type { HarnessTool } from '../tools/types';
 import type { ChatActionId, ChatItem, ChatModelChoice, ChatViewState, HostMessage, WebviewRequestHandlers } from '../../shared/chatProtocol';
+import { ChatBudget } from './ChatBudget';
 import { ChatHooks, type IChatHooks } from './ChatHooks';
+import { compactConversation, elideOldResults } from './compactConversation';
 import { ChatPrompter } from './ChatPrompter';
 import { ChatTranscript } from './ChatTranscript';
+import { errorMessage } from '../base/errors';
 import { titleFor, type ChatHistoryStore, type StoredConversation } from './ChatHistoryStore';
 
 /** A model the chat can use: what the picker shows, and how to reach it. */
@@ -39,6 +46,13 @@ export const NO_MODEL_HELP = [
   DIRECT_COMMANDS_HELP,
 ].join('\n');
 
+/** Default share of the context window past which a conversation is compacted after a turn. */
+export const DEFAULT_AUTO_COMPACT_THRESHOLD = 0.8;
+
+function formatTokens(tokens: number): string {
+  return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : tokens.toLocaleString('en-US');
+}
+
 export interface ChatSessionOptions {
   enabledTools(): readonly HarnessTool[];
   servers(): readonly DirectCommandServer[];
@@ -51,13 +65,18 @@ export interface ChatSessionOptions {
   /** The models on offer now and the one to use. */
   models(): Promise<{ entries: readonly ChatModelEntry[]; selected?: ChatModelEntry }>;
   selectModel(id: string): Promise<void>;
-  settings(): { maxSteps: number; toolSearch: ToolSearchBudget };
+  /** `autoCompactThreshold`: share of the context window (0 to 1) past which the conversation is compacted after a turn; 0 never. */
+  settings(): { maxSteps: number; toolSearch: ToolSearchBudget; autoCompactThreshold?: number };
   post(message: HostMessage): void;
   runAction(action: ChatActionId): Promise<void>;
   copy(text: string): Promise<void>;
   log(line: string): void;
   /** UserPromptSubmit and SessionStart hooks (the harness's `chatHooks`). */
   readonly hooks?: IChatHooks;
+  /** Where results over the output cap are kept, per conversation (default: in memory). */
+  readonly results?: IToolResultStore;
+  /** Shows a kept result whole (the card's "Open in Editor"): its file when the store has one, else its text. */
+  openResult?(result: { readonly handle: string; readonly toolName: string; readonly path?: string; readonly text: string }): Promise<void>;
 }
 
 /**
@@ -79,8 +98,11 @@ export class ChatSession {
   private _saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly _direct: DirectCommands;
   private readonly _hooks: ChatHooks;
+  private readonly _results: IToolResultStore;
+  private readonly _budget = new ChatBudget(undefined, DEFAULT_SYSTEM_PROMPT);
 
   constructor(private readonly _options: ChatSessionOptions) {
+    this._results = _options.results ?? new MemoryToolResultStore();
     this._hooks = new ChatHooks(_options.hooks, _options.audit);
     const calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.enabledTools(), conversationId: () => this._transcript.id });
     this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), calls });
@@ -92,6 +114,11 @@ export class ChatSession {
     this._hooks.opened(stored ? 'resume' : 'startup');
   }
 
+  /** The store this session keeps large results in. */
+  get results(): IToolResultStore {
+    return this._results;
+  }
+
   get busy(): boolean {
     return this._turn !== undefined;
   }
@@ -101,6 +128,7 @@ export class ChatSession {
     const { entries, selected } = await this._options.models();
     this._models = entries;
     this._selected = selected;
+    this._budget.setContextWindow(selected?.contextWindow);
     this._options.post({ type: 'models', models: entries.map((e) => e.choice), ...(selected ? { selectedModel: selected.choice.id } : {}) });
   }
 
@@ -112,7 +140,13 @@ export class ChatSession {
       models: this._models.map((e) => e.choice),
       ...(this._selected ? { selectedModel: this._selected.choice.id } : {}),
       busy: this.busy,
+      budget: this._budget.view(),
     };
+  }
+
+  /** How full the model's context is now. */
+  budget(): ReturnType<ChatBudget['view']> {
+    return this._budget.view();
   }
 
   private _handlers(): WebviewRequestHandlers {
@@ -125,9 +159,11 @@ export class ChatSession {
         if (id === this._transcript.id) {
           if (this._turn) throw new ChatRequestError('Stop the running turn first.');
           await this._options.history.delete(id);
+          await this._forgetResults(id);
           return this._startNew();
         }
         await this._options.history.delete(id);
+        await this._forgetResults(id);
         this._options.post({ type: 'conversations', conversations: this._options.history.list() });
       },
       answerPermission: async ({ callId, choice, reason }) => {
@@ -141,8 +177,12 @@ export class ChatSession {
         const entry = this._models.find((e) => e.choice.id === model);
         if (!entry) throw new ChatRequestError(`The model "${model}" is no longer on offer.`);
         this._selected = entry;
+        this._budget.setContextWindow(entry.contextWindow);
+        this._postBudget();
         await this._options.selectModel(entry.choice.id);
       },
+      openResult: async ({ handle }) => this.openResult(handle),
+      compact: async () => this.compact(),
       action: async ({ action }) => this._options.runAction(action),
       copy: async ({ text }) => this._options.copy(text),
     };
@@ -196,6 +236,7 @@ export class ChatSession {
     this._messages = [];
     this._createdAt = Date.now();
     this._transcript = this._newTranscript(randomUUID(), []);
+    this._budget.reestimate(this._messages);
     this._hooks.opened('clear');
     await this._options.history.setCurrent(this._transcript.id);
     this._options.post({ type: 'init', state: this.state() });
@@ -223,16 +264,100 @@ export class ChatSession {
       maxSteps: settings.maxSteps,
       model: entry.model,
       conversationId: t.id,
+      results: this._results,
       toolSearch: { ...settings.toolSearch, ...(entry.contextWindow ? { contextWindow: entry.contextWindow } : {}) },
     });
     const result = await agent.runTurn(this._messages, text, {
       signal,
-      onEvent: (e: AgentEvent) => t.onAgentEvent(e),
+      onEvent: (e: AgentEvent) => {
+        t.onAgentEvent(e);
+        this._budget.onAgentEvent(e);
+        if (e.type === 'request' || e.type === 'usage') this._postBudget();
+      },
     });
     this._messages.push(...result.messages);
     if (result.usage.inputTokens || result.usage.outputTokens) {
       t.add({ kind: 'usage', id: t.nextId('usage'), inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens });
     }
+    this._budget.afterTurn(this._messages);
+    this._postBudget();
+    const threshold = settings.autoCompactThreshold ?? DEFAULT_AUTO_COMPACT_THRESHOLD;
+    if (threshold > 0 && !signal.aborted && this._budget.fullness >= threshold) await this._makeRoom(entry, signal, false);
+  }
+
+  /**
+   * Makes room in the model's context: older tool results give way to their handles first; then,
+   * if still past the threshold (or when the person asked), the earlier turns are summarised
+   * through the current model, keeping the last turns whole. The transcript marks each step.
+   */
+  async compact(): Promise<void> {
+    if (this._turn) throw new ChatRequestError('Stop the running turn first.');
+    if (!this._selected) await this.refreshModels();
+    const entry = this._selected;
+    if (!entry) throw new ChatRequestError('Compacting needs a model: none is available.');
+    const abort = new AbortController();
+    this._turn = abort;
+    this._options.post({ type: 'busy', busy: true });
+    try {
+      await this._makeRoom(entry, abort.signal, true);
+    } finally {
+      this._turn = undefined;
+      await this._save();
+      this._options.post({ type: 'busy', busy: false });
+    }
+  }
+
+  private async _makeRoom(entry: ChatModelEntry, signal: AbortSignal, asked: boolean): Promise<void> {
+    const t = this._transcript;
+    const before = this._budget.usedTokens;
+    const threshold = this._options.settings().autoCompactThreshold ?? DEFAULT_AUTO_COMPACT_THRESHOLD;
+    const elided = await elideOldResults(this._messages, this._results, t.id);
+    if (elided.elided > 0) {
+      this._messages = elided.messages;
+      this._budget.reestimate(this._messages);
+      t.add({ kind: 'notice', id: t.nextId('n'), level: 'info', text: `Context: ${elided.elided} older tool ${elided.elided === 1 ? 'result was' : 'results were'} replaced by ${elided.elided === 1 ? 'its handle' : 'their handles'} (about ${formatTokens(before)} → ${formatTokens(this._budget.usedTokens)} tokens).` });
+      this._postBudget();
+      if (!asked && (threshold <= 0 || this._budget.fullness < threshold)) return;
+    }
+    const start = this._budget.usedTokens;
+    let compacted;
+    try {
+      compacted = await compactConversation(this._messages, entry.provider, { model: entry.model, signal });
+    } catch (err) {
+      t.add({ kind: 'notice', id: t.nextId('n'), level: 'warning', text: `Compacting failed, the conversation is unchanged: ${errorMessage(err)}` });
+      return;
+    }
+    if (!compacted) {
+      if (asked && elided.elided === 0) t.add({ kind: 'notice', id: t.nextId('n'), level: 'info', text: 'Nothing to compact yet: the last turns are always kept whole.' });
+      return;
+    }
+    this._messages = compacted.messages;
+    this._budget.reestimate(this._messages);
+    t.add({ kind: 'notice', id: t.nextId('n'), level: 'info', text: `**Compacted** here: ${compacted.summarised} earlier messages were summarised by the model; the last turns are kept whole (about ${formatTokens(start)} → ${formatTokens(this._budget.usedTokens)} tokens).` });
+    this._postBudget();
+  }
+
+  /** Opens a result this conversation keeps (the card's "Open in Editor"). */
+  async openResult(handle: string): Promise<void> {
+    const id = this._transcript.id;
+    const info = this._results.list(id).find((r) => r.handle === handle);
+    const text = await this._results.read(id, handle);
+    if (text === undefined) throw new ChatRequestError(`The result "${handle}" is no longer kept.`);
+    if (!this._options.openResult) throw new ChatRequestError('This host cannot open results.');
+    const path = this._results.pathOf?.(id, handle);
+    await this._options.openResult({ handle, toolName: info?.toolName ?? 'tool', text, ...(path ? { path } : {}) });
+  }
+
+  private async _forgetResults(conversationId: string): Promise<void> {
+    try {
+      await this._results.deleteConversation(conversationId);
+    } catch (err) {
+      this._options.log(`chat: removing the kept results of a conversation failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private _postBudget(): void {
+    this._options.post({ type: 'budget', budget: this._budget.view() });
   }
 
   private async _openById(id: string): Promise<void> {
@@ -250,6 +375,7 @@ export class ChatSession {
     this._messages = [...stored.messages];
     this._createdAt = stored.createdAt;
     this._transcript = this._newTranscript(stored.id, stored.items);
+    this._budget.reestimate(this._messages);
   }
 
   /** Every change is shown at once and saved soon after, so a reload mid-turn keeps it. */

@@ -60,6 +60,7 @@ export class ChatTranscript {
       case 'notice':
         return this.add({ kind: 'notice', id: this.nextId('n'), level: event.level, text: event.message });
       case 'usage':
+      case 'request':
       case 'end':
         return;
     }
@@ -85,6 +86,7 @@ export class ChatTranscript {
     if (e.decider && e.state !== 'waiting_for_approval') item.decidedBy = describeDecider(e.decider);
     if (e.state === 'waiting_for_approval' && e.permission) item.permission = permissionView(e.permission);
     if (e.warnings?.length) item.warnings = e.warnings.map((w) => ({ where: w.where, kind: w.kind, excerpt: w.excerpt }));
+    if (e.stored) item.result = { handle: e.stored.handle, chars: e.stored.chars, lines: e.stored.lines };
     this.add(item);
   }
 

@@ -5,6 +5,7 @@ import { Disposable, type HarnessTool, type McpHarness } from '../../core';
 import { AuditLog, PermissionGate, type IApprovalStore } from '../../core/permissions';
 import type { ChatActionId } from '../../shared/chatProtocol';
 import { ChatHistoryStore, ChatSession } from '../../core/chat';
+import { DiskToolResultStore } from '../../core/agent';
 import { ChatModels, type ApiProviderId } from './ChatModels';
 import { CHAT_VIEW_ID, ChatViewProvider } from './ChatViewProvider';
 
@@ -46,6 +47,10 @@ export class ChatFeature extends Disposable {
     });
     this._models = new ChatModels(context.secrets, context.globalState);
     this._view = new ChatViewProvider(context.extensionUri, { initMessage: () => ({ type: 'init', state: this.session.state() }), requests: () => this.session.requests }, _log);
+    // Large results live beside the audit log, one folder per conversation, removed with it.
+    const results = new DiskToolResultStore(path.join(storage.fsPath, 'tool-results'));
+    const history = new ChatHistoryStore(context.workspaceState);
+    void results.prune(new Set(history.list().map((c) => c.id).concat(history.currentId() ?? [])));
     this.session = session = new ChatSession({
       enabledTools,
       servers: () => harness.servers(),
@@ -53,7 +58,9 @@ export class ChatFeature extends Disposable {
       gate: this.gate,
       audit: this.audit,
       hooks: harness.chatHooks,
-      history: new ChatHistoryStore(context.workspaceState),
+      history,
+      results,
+      openResult: (result) => this._openResult(result),
       models: async () => {
         const entries = await this._models.list();
         return { entries, selected: this._models.pick(entries) };
@@ -64,6 +71,7 @@ export class ChatFeature extends Disposable {
         return {
           maxSteps: s.get<number>('maxSteps', 25),
           toolSearch: { maxTools: s.get<number>('toolSearch.maxTools', 64), maxSchemaShare: s.get<number>('toolSearch.maxSchemaShare', 0.1) },
+          autoCompactThreshold: s.get<number>('autoCompactThreshold', 0.8),
         };
       },
       post: (m) => this._view.post(m),
@@ -79,9 +87,26 @@ export class ChatFeature extends Disposable {
     this._register(this._models.onDidChange(() => void this._refreshModels()));
     this._register(vscode.commands.registerCommand('mcpHarness.openChat', () => this.open()));
     this._register(vscode.commands.registerCommand('mcpHarness.newChat', () => this.session.newChat()));
+    this._register(vscode.commands.registerCommand('mcpHarness.compactConversation', () => this._compact()));
     this._register(vscode.commands.registerCommand('mcpHarness.setApiKey', (provider?: ApiProviderId) => this.setApiKey(provider)));
     this._register(vscode.commands.registerCommand('mcpHarness.resetApprovals', () => this.resetApprovals()));
     this._register(vscode.commands.registerCommand('mcpHarness.showAuditLog', () => this.showAuditLog()));
+  }
+
+  /** A kept result in an editor: its file (read-only use; the model never reads edits back). */
+  private async _openResult(result: { handle: string; toolName: string; path?: string; text: string }): Promise<void> {
+    const document = result.path
+      ? await vscode.workspace.openTextDocument(vscode.Uri.file(result.path))
+      : await vscode.workspace.openTextDocument({ content: result.text, language: 'plaintext' });
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
+
+  private async _compact(): Promise<void> {
+    try {
+      await this.session.compact();
+    } catch (err) {
+      void vscode.window.showWarningMessage(err instanceof Error ? err.message : String(err));
+    }
   }
 
   /** Lists the models for the picker (VS Code's may take a moment to register). */
