@@ -14,7 +14,7 @@ import type { HarnessTool } from '../tools/types';
 import type { ChatActionId, ChatItem, ChatModelChoice, ChatViewState, HostMessage, WebviewRequestHandlers } from '../../shared/chatProtocol';
 import { ChatBudget } from './ChatBudget';
 import { ChatHooks, type IChatHooks } from './ChatHooks';
-import { compactConversation, elideOldResults } from './compactConversation';
+import { makeRoom } from './compactConversation';
 import { ChatPrompter } from './ChatPrompter';
 import { ChatTranscript } from './ChatTranscript';
 import { errorMessage } from '../base/errors';
@@ -48,10 +48,6 @@ export const NO_MODEL_HELP = [
 
 /** Default share of the context window past which a conversation is compacted after a turn. */
 export const DEFAULT_AUTO_COMPACT_THRESHOLD = 0.8;
-
-function formatTokens(tokens: number): string {
-  return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : tokens.toLocaleString('en-US');
-}
 
 export interface ChatSessionOptions {
   enabledTools(): readonly HarnessTool[];
@@ -309,32 +305,20 @@ export class ChatSession {
 
   private async _makeRoom(entry: ChatModelEntry, signal: AbortSignal, asked: boolean): Promise<void> {
     const t = this._transcript;
-    const before = this._budget.usedTokens;
-    const threshold = this._options.settings().autoCompactThreshold ?? DEFAULT_AUTO_COMPACT_THRESHOLD;
-    const elided = await elideOldResults(this._messages, this._results, t.id);
-    if (elided.elided > 0) {
-      this._messages = elided.messages;
-      this._budget.reestimate(this._messages);
-      t.add({ kind: 'notice', id: t.nextId('n'), level: 'info', text: `Context: ${elided.elided} older tool ${elided.elided === 1 ? 'result was' : 'results were'} replaced by ${elided.elided === 1 ? 'its handle' : 'their handles'} (about ${formatTokens(before)} → ${formatTokens(this._budget.usedTokens)} tokens).` });
-      this._postBudget();
-      if (!asked && (threshold <= 0 || this._budget.fullness < threshold)) return;
-    }
-    const start = this._budget.usedTokens;
-    let compacted;
-    try {
-      compacted = await compactConversation(this._messages, entry.provider, { model: entry.model, signal });
-    } catch (err) {
-      t.add({ kind: 'notice', id: t.nextId('n'), level: 'warning', text: `Compacting failed, the conversation is unchanged: ${errorMessage(err)}` });
-      return;
-    }
-    if (!compacted) {
-      if (asked && elided.elided === 0) t.add({ kind: 'notice', id: t.nextId('n'), level: 'info', text: 'Nothing to compact yet: the last turns are always kept whole.' });
-      return;
-    }
-    this._messages = compacted.messages;
-    this._budget.reestimate(this._messages);
-    t.add({ kind: 'notice', id: t.nextId('n'), level: 'info', text: `**Compacted** here: ${compacted.summarised} earlier messages were summarised by the model; the last turns are kept whole (about ${formatTokens(start)} → ${formatTokens(this._budget.usedTokens)} tokens).` });
-    this._postBudget();
+    this._messages = await makeRoom({
+      messages: this._messages,
+      results: this._results,
+      conversationId: t.id,
+      provider: entry.provider,
+      model: entry.model,
+      signal,
+      budget: this._budget,
+      threshold: asked ? undefined : (this._options.settings().autoCompactThreshold ?? DEFAULT_AUTO_COMPACT_THRESHOLD),
+      mark: (level, text) => {
+        t.add({ kind: 'notice', id: t.nextId('n'), level, text });
+        this._postBudget();
+      },
+    });
   }
 
   /** Opens a result this conversation keeps (the card's "Open in Editor"). */

@@ -2,6 +2,8 @@ import { estimateMessages } from '../agent/contextEstimate';
 import { elidedText } from '../agent/results/readResult';
 import type { IToolResultStore } from '../agent/results/ToolResultStore';
 import type { ChatMessage, IModelProvider } from '../agent/types';
+import { errorMessage } from '../base/errors';
+import type { ChatBudget } from './ChatBudget';
 
 /** Turns (a user message and what followed it) that compaction keeps whole. */
 export const DEFAULT_KEEP_TURNS = 2;
@@ -94,4 +96,57 @@ export async function compactConversation(
     ...messages.slice(from),
   ];
   return { messages: compacted, summarised: earlier.length, beforeTokens: estimateMessages(messages), afterTokens: estimateMessages(compacted) };
+}
+
+export interface MakeRoomOptions {
+  readonly messages: readonly ChatMessage[];
+  readonly results: IToolResultStore;
+  readonly conversationId: string;
+  readonly provider: IModelProvider;
+  readonly model?: string;
+  readonly signal: AbortSignal;
+  /** Re-estimated after each step. */
+  readonly budget: ChatBudget;
+  /** Stop after eliding once the budget is under this share; undefined when the person asked (always summarise). */
+  readonly threshold: number | undefined;
+  /** Marks a step in the transcript. */
+  mark(level: 'info' | 'warning', text: string): void;
+}
+
+/**
+ * Makes room in the model's context: older tool results give way to their handles first; then,
+ * if still past the threshold (or when the person asked), the earlier turns are summarised
+ * through the current model, keeping the last turns whole. Returns the messages to keep; a
+ * failed summary leaves them as they were after the first step, and says so.
+ */
+export async function makeRoom(o: MakeRoomOptions): Promise<ChatMessage[]> {
+  const before = o.budget.usedTokens;
+  const elided = await elideOldResults(o.messages, o.results, o.conversationId);
+  let messages = elided.messages;
+  if (elided.elided > 0) {
+    o.budget.reestimate(messages);
+    const one = elided.elided === 1;
+    o.mark('info', `Context: ${elided.elided} older tool ${one ? 'result was' : 'results were'} replaced by ${one ? 'its handle' : 'their handles'} (about ${formatTokens(before)} → ${formatTokens(o.budget.usedTokens)} tokens).`);
+    if (o.threshold !== undefined && o.budget.fullness < o.threshold) return messages;
+  }
+  const start = o.budget.usedTokens;
+  let compacted: CompactResult | undefined;
+  try {
+    compacted = await compactConversation(messages, o.provider, { ...(o.model ? { model: o.model } : {}), signal: o.signal });
+  } catch (err) {
+    o.mark('warning', `Compacting failed, the earlier turns are kept as they were: ${errorMessage(err)}`);
+    return messages;
+  }
+  if (!compacted) {
+    if (o.threshold === undefined && elided.elided === 0) o.mark('info', 'Nothing to compact yet: the last turns are always kept whole.');
+    return messages;
+  }
+  messages = compacted.messages;
+  o.budget.reestimate(messages);
+  o.mark('info', `**Compacted** here: ${compacted.summarised} earlier messages were summarised by the model; the last turns are kept whole (about ${formatTokens(start)} → ${formatTokens(o.budget.usedTokens)} tokens).`);
+  return messages;
+}
+
+function formatTokens(tokens: number): string {
+  return tokens >= 10_000 ? `${Math.round(tokens / 1000)}k` : tokens.toLocaleString('en-US');
 }
