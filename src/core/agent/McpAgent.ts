@@ -12,6 +12,7 @@ import { TOOL_OUTPUT_NOTE } from './toolOutput';
 import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC, ToolSearchCache, exceedsToolBudget, formatSearchResult, toModelToolSpec, type ToolSearchBudget } from '../tools/search';
 import { ModelProviderError, type AgentEvent, type ChatMessage, type IModelProvider, type ModelProviderErrorKind, type ModelToolCall, type ModelToolSpec } from './types';
 import { errorMessage } from '../base/errors';
+import { scanText } from '../permissions/scanPoisoning';
 
 export const DEFAULT_MAX_STEPS = 25;
 
@@ -195,7 +196,9 @@ export class McpAgent {
         isError = false;
       }
     }
-    emit({ type: 'tool_call', modelCallId: call.id, callId: randomUUID(), toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, runMs: 0 });
+    // The pipeline scanned only the part it showed; what is read later is scanned as it is read.
+    const warnings = isError ? [] : scanText(text, 'result');
+    emit({ type: 'tool_call', modelCallId: call.id, callId: randomUUID(), toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, runMs: 0, ...(warnings.length ? { warnings } : {}) });
     return toolMessage(call, text, isError);
   }
 
@@ -214,7 +217,9 @@ export class McpAgent {
       for (const hit of hits) found.add(hit.name);
       text = formatSearchResult(query, hits);
     }
-    emit({ type: 'tool_call', modelCallId: call.id, callId: randomUUID(), toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, runMs: 0 });
+    // The pipeline scanned only the part it showed; what is read later is scanned as it is read.
+    const warnings = isError ? [] : scanText(text, 'result');
+    emit({ type: 'tool_call', modelCallId: call.id, callId: randomUUID(), toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, runMs: 0, ...(warnings.length ? { warnings } : {}) });
     return toolMessage(call, text, isError);
   }
 
