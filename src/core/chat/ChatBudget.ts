@@ -20,6 +20,7 @@ export class ChatBudget {
     defaultSystemPrompt = '',
   ) {
     this._base = estimateTokens(defaultSystemPrompt);
+    this._used = this._base;
   }
 
   get usedTokens(): number {

@@ -93,6 +93,7 @@ export async function run(ctx) {
 
     // The budget grows with the conversation.
     await send(chat, 'hello');
+    await waitForText(chat.locator('mcp-chat-item .md'), /Echo: hello/);
     await waitIdle(chat);
     const first = await used(chat);
     assert.ok(first > 0, `the header shows no budget (${first})`);
@@ -101,6 +102,7 @@ export async function run(ctx) {
     await send(chat, 'report please');
     const card = lastCard(chat);
     await waitCardState(card, 'done', { timeout: 60_000 });
+    await waitForText(chat.locator('mcp-chat-item .md'), /Read: line 000001 of 013108/, { timeout: 60_000 });
     await waitIdle(chat, { timeout: 60_000 });
     await button(card, 'Open in Editor').waitFor();
     await waitForText(card.locator('mcp-kept-result'), /1,048,640 characters, 13,108 lines/);
@@ -116,8 +118,10 @@ export async function run(ctx) {
     await shot('2-open-in-editor');
 
     await send(chat, 'tell me more');
+    await waitForText(chat.locator('mcp-chat-item .md'), /Echo: tell me more/);
     await waitIdle(chat);
     await send(chat, 'and more');
+    await waitForText(chat.locator('mcp-chat-item .md'), /Echo: and more/);
     await waitIdle(chat);
     const before = await used(chat);
     assert.ok(before > afterReport, `the budget did not grow: ${afterReport} -> ${before}`);

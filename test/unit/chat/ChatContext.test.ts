@@ -95,6 +95,8 @@ describe('the context budget', () => {
     await session.refreshModels();
     const start = session.state().budget!;
     expect(start).toMatchObject({ contextWindow: 50_000, estimated: true });
+    // Before any request: the system prompt alone, estimated.
+    expect(start.usedTokens).toBeGreaterThan(20);
     await session.send('hello');
     const afterOne: ChatContextBudget = session.budget();
     expect(afterOne.estimated).toBe(true);
