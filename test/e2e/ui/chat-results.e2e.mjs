@@ -114,7 +114,8 @@ export async function run(ctx) {
     await shot('1-big-result');
     await button(card, 'Open in Editor').click();
     await page.locator('.tabs-container .tab', { hasText: /r-[0-9a-f]{8}\.txt/ }).waitFor({ timeout: 30_000 });
-    await waitForText(page.locator('.editor-instance .monaco-editor .view-lines').first(), /line 000001 of 013108/);
+    // The editor renders spaces as no-break spaces.
+    await waitForText(page.locator('.editor-instance .monaco-editor .view-lines').first(), /line\s000001\sof\s013108/);
     await shot('2-open-in-editor');
 
     await send(chat, 'tell me more');
