@@ -3,7 +3,10 @@
 // without tool search for 500 tools from 20 servers (counted with gpt-tokenizer, o200k_base), and
 // the loop's own latency against a real MCP server and a loopback fake model that speaks the
 // Chat Completions streaming format: model's finished tool call -> tools/call on the wire, and
-// MCP result -> next model request.
+// MCP result -> next model request. Then, through the real loop and a scripted model on
+// loopback: the tool schemas each request carries with 500 tools (before and after one
+// search_tools call), and a 1 MiB result from a real stdio server: the tokens each request sends,
+// and whether the model reaches a line near its end through read_result.
 //
 //   node bench/agent.mjs [--turns=N] [--json]
 //
@@ -116,12 +119,89 @@ try {
   modelServer.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 }
+// ---- 3. Through the loop: schema tokens per request with 500 tools, one search ----
+/** The scripted model: each request gets the next step; a step sees the request body. */
+const script = [];
+const seen = [];
+const scripted = http.createServer((req, res) => {
+  let raw = '';
+  req.on('data', (c) => (raw += c));
+  req.on('end', () => {
+    const body = JSON.parse(raw);
+    seen.push(body);
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const step = script.shift();
+    const out = step ? step(body) : { text: 'done' };
+    if (out.call) {
+      res.write(chunk({ role: 'assistant', tool_calls: [{ index: 0, id: `call_${seen.length}`, type: 'function', function: { name: out.call[0], arguments: JSON.stringify(out.call[1]) } }] }));
+      res.end(`${chunk({}, 'tool_calls')}data: [DONE]\n\n`);
+    } else res.end(`${chunk({ role: 'assistant', content: out.text }, 'stop')}data: [DONE]\n\n`);
+  });
+});
+await new Promise((r) => scripted.listen(0, '127.0.0.1', r));
+const scriptedProvider = new core.OpenAiCompatibleProvider({ baseUrl: `http://127.0.0.1:${scripted.address().port}/v1`, apiKey: core.LOOPBACK_PLACEHOLDER_KEY, model: 'fake', maxAttempts: 1 });
+const allowAll = { decide: async () => ({ outcome: 'allow', decider: { by: 'rule', rule: '*' } }) };
+const harnessTools = tools.map((t) => ({ ...t, pin: 'bench' }));
+const searchAgent = new core.McpAgent({ tools: () => harnessTools, call: async () => { throw new Error('not called'); }, provider: scriptedProvider, gate: allowAll });
+script.push(() => ({ call: ['search_tools', { query: 'create issues' }] }), () => ({ text: 'found them' }));
+seen.length = 0;
+await searchAgent.runTurn([], 'open an issue', { signal: new AbortController().signal });
+const loopSchemaTokens = seen.map((b) => countTokens(JSON.stringify(b.tools ?? [])));
+print(`schema tokens per request through the loop, 500 tools (the request's "tools" field, o200k_base):`);
+print(`  request 1 (search_tools only)               ${loopSchemaTokens[0]}`);
+print(`  request 2 (after one search: + ${seen[1].tools.length - 1} found tools) ${loopSchemaTokens[1]}   (target <= 3,000)`);
+
+// ---- 4. A 1 MiB tool result: what the model is sent, and reaching a line near its end ----
+const bigTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-harness-bench-big-'));
+const BIG = fileURLToPath(new URL('../test/fixtures/servers/bigResult.mjs', import.meta.url));
+fs.writeFileSync(path.join(bigTmp, '.mcp.json'), JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [BIG] } } }));
+const bigHarness = await core.createHarness({ workspaceFolder: bigTmp });
+const results = new core.DiskToolResultStore(path.join(bigTmp, 'results'));
+let reached = false;
+let handle = '';
+let fullTokens = 0;
+const lastTool = (body) => body.messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '';
+try {
+  const bigAgent = new core.McpAgent({ tools: () => bigHarness.tools(), call: (r, o) => bigHarness.call(r, o), provider: scriptedProvider, gate: allowAll, conversationId: 'bench', results });
+  script.push(
+    () => ({ call: ['mcp__big__report', {}] }),
+    (body) => {
+      handle = /"(r-[0-9a-f]{8})"/.exec(lastTool(body))?.[1] ?? '';
+      return { call: ['read_result', { handle, search: 'the answer is' }] };
+    },
+    (body) => {
+      const line = Number(/line ([\d,]+) \(offset/.exec(lastTool(body))?.[1]?.replace(/,/g, '') ?? 1);
+      return { call: ['read_result', { handle, startLine: line, endLine: line + 2 }] };
+    },
+    (body) => {
+      reached = lastTool(body).includes('the answer is 4242');
+      return { text: reached ? 'The answer is 4242.' : 'not found' };
+    },
+  );
+  seen.length = 0;
+  await bigAgent.runTurn([], 'find the answer in the report', { signal: new AbortController().signal });
+  const whole = await results.read('bench', handle);
+  fullTokens = whole ? countTokens(whole) : 0;
+} finally {
+  await bigHarness.dispose();
+  fs.rmSync(bigTmp, { recursive: true, force: true });
+}
+const requestTokens = seen.map((b) => countTokens(JSON.stringify(b.messages)));
+const bigMessageTokens = requestTokens.map((t, i) => (i === 0 ? t : t - requestTokens[i - 1]));
+print(`a 1 MiB tool result (real stdio server, scripted model over loopback; message tokens, o200k_base):`);
+print(`  the whole result would be                   ${fullTokens} tokens`);
+print(`  tokens of messages per request              ${requestTokens.join(', ')}`);
+print(`  added by each step                          ${bigMessageTokens.join(', ')}`);
+print(`  model reached the line near the end (13,103 of 13,108) through read_result: ${reached ? 'yes' : 'NO'} in ${seen.length} requests`);
+scripted.close();
+
 print(`loop latency over ${TURNS} turns (real stdio server, loopback fake model; target < 5 ms each):`);
 print(`  model's finished tool call -> tools/call on the wire   median ${r3(median(toWire))} ms, p95 ${r3(pct(toWire, 0.95))} ms`);
 print(`  MCP result -> next model request                        median ${r3(median(toModel))} ms, p95 ${r3(pct(toModel, 0.95))} ms`);
 console.log(
   JSON.stringify({
-    schemaTokens: { without, searchOnly, withFound, found: found.length, estimate },
+    schemaTokens: { without, searchOnly, withFound, found: found.length, estimate, loop: loopSchemaTokens },
+    largeResult: { wholeTokens: fullTokens, messageTokensPerRequest: requestTokens, reachedLineNearEnd: reached, requests: seen.length },
     latencyMs: { toWireMedian: r3(median(toWire)), toWireP95: r3(pct(toWire, 0.95)), toModelMedian: r3(median(toModel)), toModelP95: r3(pct(toModel, 0.95)), turns: TURNS },
   }),
 );

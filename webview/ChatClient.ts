@@ -123,6 +123,11 @@ export class ChatClient {
       case 'attachments':
         this._state = { ...this._state, attachments: message.attachments };
         break;
+      case 'budget': {
+        const { budget: _old, ...rest } = this._state;
+        this._state = { ...rest, ...(message.budget ? { budget: message.budget } : {}) };
+        break;
+      }
       case 'response': {
         const resolve = this._pending.get(message.seq);
         this._pending.delete(message.seq);

@@ -12,6 +12,8 @@ import { ChatHeader } from './components/ChatHeader';
 import { ChatItemView } from './components/ChatItemView';
 import { Composer } from './components/Composer';
 import { EmptyChat } from './components/EmptyChat';
+import { ContextBudget } from './components/ContextBudget';
+import { KeptResult } from './components/KeptResult';
 import { ToolCard } from './components/ToolCard';
 
 declare function acquireVsCodeApi(): IVsCodeApi;
@@ -22,6 +24,8 @@ customElements.define('mcp-chat-item', ChatItemView);
 customElements.define('mcp-tool-card', ToolCard);
 customElements.define('mcp-composer', Composer);
 customElements.define('mcp-empty-chat', EmptyChat);
+customElements.define('mcp-context-budget', ContextBudget);
+customElements.define('mcp-kept-result', KeptResult);
 
 // The page itself: no margins, the app fills the view. A constructed sheet needs no 'unsafe-inline'.
 const page = new CSSStyleSheet();

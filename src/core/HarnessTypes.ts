@@ -47,6 +47,8 @@ export interface HarnessOptions {
   readonly toolTimeoutMs?: number;
   readonly maxTotalTimeoutMs?: number;
   readonly maxOutputChars?: number;
+  /** Output caps by tool pattern (`mcp__server__tool`, `mcp__server__*`, a built-in's name); they win over a server's hint. */
+  readonly maxOutputCharsPerTool?: Readonly<Record<string, number>>;
   /**
    * Waits before each reconnect attempt after a running server drops (default 1 s, 2 s, 4 s). stdio
    * servers give up after that many attempts; HTTP and SSE servers keep trying, doubling the wait.

@@ -103,7 +103,7 @@ export class McpHarness {
       traceEnabled: options.traceEnabled ?? (() => false),
       auth: new McpServerAuth(options.authHost),
     });
-    const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars });
+    const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars, maxOutputCharsPerTool: this._options.maxOutputCharsPerTool });
     this._hooks = this._store.add(
       new HookRunner({
         permit: (hook) => this._options.hooks?.permit?.(hook),
@@ -203,7 +203,7 @@ export class McpHarness {
    * Resolves when the servers it started run or have failed, unless `wait` is false.
    */
   async applyConfig(
-    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'providedServers' | 'discover' | 'toolTimeoutMs' | 'maxOutputChars' | 'inheritEnv' | 'hooks' | 'serverPolicy'> = {},
+    update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'providedServers' | 'discover' | 'toolTimeoutMs' | 'maxOutputChars' | 'maxOutputCharsPerTool' | 'inheritEnv' | 'hooks' | 'serverPolicy'> = {},
     options: { restartFailed?: boolean; wait?: boolean } = {},
   ): Promise<HarnessApplyResult> {
     const policyBefore = JSON.stringify(this._options.serverPolicy ?? null);

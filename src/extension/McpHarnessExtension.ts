@@ -212,6 +212,7 @@ function readHostConfig(userServers: ReturnType<typeof readUserServers>['userSer
     userServers,
     toolTimeoutMs: settings.get<number>('toolTimeoutMs'),
     maxOutputChars: settings.get<number>('maxOutputChars'),
+    maxOutputCharsPerTool: settings.get<Record<string, number>>('maxOutputCharsPerTool'),
     inheritEnv: settings.get<boolean>('inheritEnvironment'),
     serverPolicy: readServerPolicy(),
   };

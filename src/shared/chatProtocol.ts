@@ -82,6 +82,8 @@ export const chatItem = union('kind', {
     permission: optional(permissionView),
     /** The tool (or its result) was flagged by the poisoning scan. */
     warnings: optional(array(warning)),
+    /** The result was over the output cap: it is kept whole under this handle ("Open in Editor"). */
+    result: optional(object({ handle: str, chars: int(0), lines: int(0) })),
   }),
   usage: object({ id: str, inputTokens: optional(num), outputTokens: optional(num) }),
   /** `text` is Markdown. */
@@ -89,6 +91,13 @@ export const chatItem = union('kind', {
 });
 export type ChatItem = Infer<typeof chatItem>;
 export type ChatItemKind = ChatItem['kind'];
+
+/**
+ * How full the model's context is: `usedTokens` of `contextWindow`, from the provider's count of
+ * the last request, or estimated (about four characters a token) when `estimated`.
+ */
+const contextBudget = object({ usedTokens: int(0), contextWindow: int(1), estimated: bool });
+export type ChatContextBudget = Infer<typeof contextBudget>;
 
 const conversationSummary = object({ id: str, title: str, updatedAt: num, messageCount: int(0) });
 export type ChatConversationSummary = Infer<typeof conversationSummary>;
@@ -109,6 +118,7 @@ const viewState = object({
   suggestions: optional(array(str)),
   /** What goes with the next message (chips above the message box). */
   attachments: optional(array(object({ id: str, label: str }))),
+  budget: optional(contextBudget),
 });
 export type ChatViewState = Infer<typeof viewState>;
 
@@ -135,6 +145,10 @@ export const WEBVIEW_REQUESTS = {
   copy: { params: object({ text }), answer: none },
   /** A code block into the editor at its cursor (replacing the selection). */
   insert: { params: object({ text }), answer: none },
+  /** Opens a kept result (a tool card's "Open in Editor"). */
+  openResult: { params: object({ handle: str }), answer: none },
+  /** Summarises the earlier turns through the current model ("Compact"). */
+  compact: { params: object({}), answer: none },
 } as const satisfies Readonly<Record<string, { params: Check<object>; answer: Check<unknown> }>>;
 
 export type WebviewRequestType = keyof typeof WEBVIEW_REQUESTS;
@@ -173,6 +187,7 @@ export const hostMessage = union('type', {
   attachments: object({ attachments: array(object({ id: str, label: str })) }),
   /** Put the caret in the message box ("MCP: Open Chat"). */
   focusInput: object({}),
+  budget: object({ budget: optional(contextBudget) }),
   /** The answer to request `seq`: its value (checked against the request's answer type), or why it failed. */
   response: object({ seq, ok: bool, error: optional(str), value: optional(any) }),
 });

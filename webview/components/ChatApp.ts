@@ -77,6 +77,7 @@ export class ChatApp extends LitElement {
         .conversationId=${state.conversationId}
         .busy=${state.busy}
       ></mcp-chat-header>
+      <mcp-context-budget .budget=${state.budget} .busy=${state.busy}></mcp-context-budget>
       <div class="transcript" role="log" aria-label="Conversation" aria-live="polite" @scroll=${this._onScroll}>
         ${state.items.length === 0 && this.client.initialized
           ? html`<mcp-empty-chat .suggestions=${state.suggestions}></mcp-empty-chat>`

@@ -180,6 +180,7 @@ export class ToolCard extends LitElement {
             <pre>${item.output || '(empty)'}</pre>
           </vscode-collapsible>`
         : nothing}
+      ${item.result ? html`<mcp-kept-result .result=${item.result}></mcp-kept-result>` : nothing}
     </section>`;
   }
 

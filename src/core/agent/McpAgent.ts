@@ -4,11 +4,15 @@ import type { ToolCallOutcome } from '../calls/types';
 import type { IAuditSink } from '../permissions/AuditLog';
 import type { ICallDecider } from '../permissions/types';
 import type { HarnessTool } from '../tools/types';
-import { ModelToolCalls, toolMessage, type AgentCallTool, type ToolResultMessage } from './ModelToolCalls';
+import { DEFAULT_CONVERSATION, ModelToolCalls, toolMessage, type AgentCallTool, type ToolResultMessage } from './ModelToolCalls';
+import { estimateContext } from './contextEstimate';
+import { parseResultRead, READ_RESULT_NAME, READ_RESULT_SPEC, readResultText } from './results/readResult';
+import { MemoryToolResultStore, type IToolResultStore } from './results/ToolResultStore';
 import { TOOL_OUTPUT_NOTE } from './toolOutput';
 import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC, ToolSearchCache, exceedsToolBudget, formatSearchResult, toModelToolSpec, type ToolSearchBudget } from '../tools/search';
 import { ModelProviderError, type AgentEvent, type ChatMessage, type IModelProvider, type ModelProviderErrorKind, type ModelToolCall, type ModelToolSpec } from './types';
 import { errorMessage } from '../base/errors';
+import { scanText } from '../permissions/scanPoisoning';
 
 export const DEFAULT_MAX_STEPS = 25;
 
@@ -33,8 +37,13 @@ export interface McpAgentOptions {
   readonly maxOutputTokens?: number;
   /** When to offer `search_tools` instead of every schema; `false` never does. */
   readonly toolSearch?: ToolSearchBudget | false;
-  /** The conversation the turn belongs to (hooks get it as `session_id`). */
+  /** The conversation the turn belongs to (hooks get it as `session_id`; its results are kept under it). */
   readonly conversationId?: string;
+  /**
+   * Where results over the output cap are kept whole for `read_result` (default: in memory, for
+   * this agent's life). A chat passes one that lives as long as the conversation.
+   */
+  readonly results?: IToolResultStore;
 }
 
 export interface AgentTurnOptions {
@@ -59,9 +68,15 @@ export interface AgentTurnResult {
 export class McpAgent {
   private readonly _calls: ModelToolCalls;
   private readonly _search = new ToolSearchCache();
+  private readonly _results: IToolResultStore;
 
   constructor(private readonly _options: McpAgentOptions) {
-    this._calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.tools(), conversationId: () => _options.conversationId });
+    this._results = _options.results ?? new MemoryToolResultStore();
+    this._calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.tools(), conversationId: () => this._conversation, results: this._results });
+  }
+
+  private get _conversation(): string {
+    return this._options.conversationId ?? DEFAULT_CONVERSATION;
   }
 
   /** Runs one user turn. Never throws for provider or tool failures: they end the turn as events. */
@@ -96,6 +111,7 @@ export class McpAgent {
       const calls: ModelToolCall[] = [];
       try {
         const request = { system: plan.system, messages: [...context], tools: plan.tools, ...(this._options.model ? { model: this._options.model } : {}), ...(this._options.maxOutputTokens ? { maxOutputTokens: this._options.maxOutputTokens } : {}) };
+        emit({ type: 'request', estimate: estimateContext(request) });
         for await (const event of this._options.provider.stream(request, signal)) {
           if (event.type === 'text') {
             text += event.delta;
@@ -145,6 +161,8 @@ export class McpAgent {
       for (const message of context) if (message.role === 'assistant') for (const call of message.toolCalls ?? []) used.add(call.name);
       tools = [SEARCH_TOOLS_SPEC, ...enabled.filter((t) => used.has(t.name)).map(toModelToolSpec)];
     }
+    // Offered once this conversation keeps a result to read (and not when a server's tool has the name).
+    if (!byName.has(READ_RESULT_NAME) && this._results.list(this._conversation).length > 0) tools.push(READ_RESULT_SPEC);
     const system = [this._options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT, TOOL_OUTPUT_NOTE].join('\n\n');
     return { tools, byName, searching, system };
   }
@@ -157,7 +175,31 @@ export class McpAgent {
     emit: (event: AgentEvent) => void,
   ): Promise<{ message: ToolResultMessage; outcome?: ToolCallOutcome }> {
     if (call.name === SEARCH_TOOLS_NAME && plan.searching && !plan.byName.has(SEARCH_TOOLS_NAME)) return { message: this._searchCall(call, found, emit) };
+    if (call.name === READ_RESULT_NAME && !plan.byName.has(READ_RESULT_NAME)) return { message: await this._readResultCall(call, emit) };
     return this._calls.run(call, signal, emit);
+  }
+
+  /** `read_result` runs here: it only reads what this conversation kept, so it needs no approval. */
+  private async _readResultCall(call: ModelToolCall, emit: (event: AgentEvent) => void): Promise<ToolResultMessage> {
+    const parsed = parseJsonObject(call.arguments);
+    let text: string;
+    let isError = true;
+    if (!parsed.ok) text = `The arguments for "${READ_RESULT_NAME}" are ${parsed.error}.`;
+    else if (typeof parsed.value.handle !== 'string') text = `${READ_RESULT_NAME} needs a "handle" string (from a result's note).`;
+    else {
+      const read = parseResultRead(parsed.value);
+      const whole = typeof read === 'string' ? undefined : await this._results.read(this._conversation, parsed.value.handle);
+      if (typeof read === 'string') text = `${READ_RESULT_NAME}: ${read}.`;
+      else if (whole === undefined) text = `No result is kept as "${parsed.value.handle}" in this conversation.`;
+      else {
+        text = readResultText(whole, read);
+        isError = false;
+      }
+    }
+    // The pipeline scanned only the part it showed; what is read later is scanned as it is read.
+    const warnings = isError ? [] : scanText(text, 'result');
+    emit({ type: 'tool_call', modelCallId: call.id, callId: randomUUID(), toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, runMs: 0, ...(warnings.length ? { warnings } : {}) });
+    return toolMessage(call, text, isError);
   }
 
   /** `search_tools` runs here: it reads only tool definitions, so it needs no approval. */
@@ -175,7 +217,9 @@ export class McpAgent {
       for (const hit of hits) found.add(hit.name);
       text = formatSearchResult(query, hits);
     }
-    emit({ type: 'tool_call', modelCallId: call.id, callId: randomUUID(), toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, runMs: 0 });
+    // The pipeline scanned only the part it showed; what is read later is scanned as it is read.
+    const warnings = isError ? [] : scanText(text, 'result');
+    emit({ type: 'tool_call', modelCallId: call.id, callId: randomUUID(), toolName: call.name, arguments: parsed.ok ? parsed.value : call.arguments, state: isError ? 'error' : 'done', output: text, runMs: 0, ...(warnings.length ? { warnings } : {}) });
     return toolMessage(call, text, isError);
   }
 

@@ -17,3 +17,6 @@ export { isLoopbackUrl, hostOf, resolveApiKey, retryAfterMs, LOOPBACK_PLACEHOLDE
 export type { RetryOptions, SleepFn } from './providers/providerSupport';
 export { createApiProvider, DEFAULT_OPENAI_MODEL, DEFAULT_ANTHROPIC_MODEL } from './providers/createApiProvider';
 export type { ApiProviderSettings } from './providers/createApiProvider';
+export * from './results';
+export { estimateContext, estimateMessages } from './contextEstimate';
+export { DEFAULT_CONVERSATION } from './ModelToolCalls';

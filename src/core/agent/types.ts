@@ -1,5 +1,6 @@
 import type { ToolCallEvent } from '../calls/types';
 import type { ModelToolSpec } from '../tools/types';
+import type { StoredResultInfo } from './results/ToolResultStore';
 
 /**
  * The agent's contracts: what a model provider speaks and what a turn reports. Editor-agnostic;
@@ -40,6 +41,14 @@ export type ModelStreamEvent =
   | { readonly type: 'tool_call'; readonly call: ModelToolCall }
   | { readonly type: 'usage'; readonly inputTokens?: number; readonly outputTokens?: number }
   | { readonly type: 'end'; readonly reason: 'stop' | 'tool_calls' | 'length' | 'other' };
+
+/** Estimated tokens of one model request, by part (about four characters a token). */
+export interface ContextEstimate {
+  readonly system: number;
+  readonly tools: number;
+  readonly messages: number;
+  readonly total: number;
+}
 
 /** A model the user can pick. */
 export interface ModelInfo {
@@ -90,8 +99,15 @@ export type AgentEvent =
    * A tool call's state, everything its card shows (see `ToolCallEvent`); `callId` is the
    * pipeline's own id, `modelCallId` the id the model gave (models may repeat one).
    */
-  | ({ readonly type: 'tool_call'; readonly modelCallId: string } & ToolCallEvent)
+  | ({
+      readonly type: 'tool_call';
+      readonly modelCallId: string;
+      /** The result was over the output cap and is kept whole under this handle. */
+      readonly stored?: StoredResultInfo;
+    } & ToolCallEvent)
   | { readonly type: 'usage'; readonly inputTokens?: number; readonly outputTokens?: number }
+  /** A model request is about to go out: how large it is, estimated (the provider's usage, when it reports one, follows). */
+  | { readonly type: 'request'; readonly estimate: ContextEstimate }
   | { readonly type: 'error'; readonly message: string; readonly kind: ModelProviderErrorKind | 'step_limit' }
   /** Something the user should read that is not the model's: a hook's message, a hook that stopped the turn. */
   | { readonly type: 'notice'; readonly level: 'info' | 'warning'; readonly message: string }

@@ -6,11 +6,12 @@ import { McpCallError } from '../mcp/McpCallError';
 import type { McpCallOptions } from '../mcp/McpSession';
 import { scanText } from '../permissions/scanPoisoning';
 import type { HookDecisionHint, ICallDecider, PermissionDecider, PermissionDecision, PoisoningHit } from '../permissions/types';
-import { DEFAULT_MAX_OUTPUT_CHARS, formatToolResult } from '../tools/formatToolResult';
+import { formatToolResult } from '../tools/formatToolResult';
 import type { ResolvedTool, ToolRegistry } from '../tools/ToolRegistry';
 import { MCP_TOOL_NAME_PREFIX, sanitizeToolNamePart } from '../tools/McpToolNaming';
 import type { HarnessTool } from '../tools/types';
 import { CallHookRecord, hookContext, postToolUseStep, preToolUseStep } from './callHooks';
+import { outputCapFor, type OutputCapSettings } from './outputCap';
 import { callTimeouts, CALLER_DECIDES, describeDenial, describeUnansweredAsk, type CallTimeoutDefaults } from './callPolicy';
 import { auditBase, changedText, dedupeWarnings, failure, parseArguments, pick } from './callSteps';
 import type { HarnessCallResult, IToolCallHooks, ToolCallEvent, ToolCallOptions, ToolCallOutcome, ToolCallRequest, ToolCallState } from './types';
@@ -33,7 +34,7 @@ export interface CallPipelineOptions {
   /** Every configured server's name. */
   servers(): readonly string[];
   /** Current defaults (settings can change between calls). */
-  defaults(): CallTimeoutDefaults & { readonly maxOutputChars?: number };
+  defaults(): CallTimeoutDefaults & OutputCapSettings;
   /** Clock for durations (ms). */
   now?(): number;
   /** Masks what a failure may quote of a server definition's secrets, for the audit log. */
@@ -156,7 +157,7 @@ export class CallPipeline {
     if (auditId !== undefined) options.audit?.end(auditId, { outcome, outputChars: result.text.length, ...(result.isError ? { error: (this._o.mask?.(result.text) ?? result.text).slice(0, 500) } : {}) });
     if (cancelled) return end('cancelled', { ...result, isError: true, errorKind: 'cancelled', text: 'Cancelled: the call was stopped while it ran.' }, { decider, waitMs, runMs });
     if (this._o.hooks && (!result.isError || result.errorKind === 'tool_error')) {
-      result = await postToolUseStep(this._o.hooks, { ...hookContext(c.callId, tool, input, signal, options), result }, c.hooked, this._o.defaults().maxOutputChars);
+      result = await postToolUseStep(this._o.hooks, { ...hookContext(c.callId, tool, input, signal, options), result }, c.hooked, outputCapFor(tool, this._o.defaults()));
       if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped while its hooks ran.'), { decider, waitMs, runMs });
     }
     const warnings: PoisoningHit[] = scanText(result.text, 'result');
@@ -250,7 +251,7 @@ export class CallPipeline {
     if (!connection) return failure('unavailable', `server "${server}" is no longer configured`);
     try {
       const raw = await connection.callTool(target.tool.originalName, args, { signal, onProgress, ...callTimeouts(connection.definition, defaults, options.timeoutMs) });
-      const result = formatToolResult(raw, { maxOutputChars: defaults.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS });
+      const result = formatToolResult(raw, { maxOutputChars: outputCapFor(target.tool, defaults) });
       return result.isError ? { ...result, errorKind: 'tool_error' } : result;
     } catch (err) {
       // An unavailable server is already named in its message.

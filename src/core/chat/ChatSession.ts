@@ -1,8 +1,10 @@
-// Over 300 lines because one class owns a conversation's whole life (turns, direct commands, cards,
-// change previews, history); the pieces it drives live beside it (transcript, prompter, hooks, previews).
+// Over 300 lines: the session is the one owner of a conversation's order of events (turns, direct
+// commands, cards, change previews, history, the context budget and compaction); the parts it
+// delegates to (transcript, prompter, budget, compaction, hooks, previews) live in files of their own.
 import { randomUUID } from 'node:crypto';
 import { DIRECT_COMMANDS_HELP, DirectCommands, parseDirectCommand, type DirectCommandServer } from '../agent/DirectCommands';
-import { McpAgent } from '../agent/McpAgent';
+import { DEFAULT_SYSTEM_PROMPT, McpAgent } from '../agent/McpAgent';
+import { MemoryToolResultStore, type IToolResultStore } from '../agent/results/ToolResultStore';
 import { ModelToolCalls, type AgentCallTool } from '../agent/ModelToolCalls';
 import type { ToolSearchBudget } from '../tools/search';
 import type { AgentEvent, ChatMessage, IModelProvider } from '../agent/types';
@@ -10,11 +12,14 @@ import type { IAuditSink } from '../permissions/AuditLog';
 import type { ICallDecider } from '../permissions/types';
 import type { HarnessTool } from '../tools/types';
 import type { ChatActionId, ChatItem, ChatModelChoice, ChatViewState, HostMessage, WebviewRequestHandlers } from '../../shared/chatProtocol';
+import { ChatBudget } from './ChatBudget';
 import { ChatHooks, type IChatHooks } from './ChatHooks';
+import { makeRoom } from './compactConversation';
 import { ChatPrompter } from './ChatPrompter';
 import { ChatTranscript, type IChangeDescriber } from './ChatTranscript';
 import { fileChange, unifiedDiff, type FileChange } from './ChangePreview';
 import { withContext, type ChatAttachment } from './ChatContext';
+import { errorMessage } from '../base/errors';
 import { titleFor, type ChatHistoryStore, type StoredConversation } from './ChatHistoryStore';
 
 /** A model the chat can use: what the picker shows, and how to reach it. */
@@ -43,6 +48,9 @@ export const NO_MODEL_HELP = [
   DIRECT_COMMANDS_HELP,
 ].join('\n');
 
+/** Default share of the context window past which a conversation is compacted after a turn. */
+export const DEFAULT_AUTO_COMPACT_THRESHOLD = 0.8;
+
 export interface ChatSessionOptions {
   enabledTools(): readonly HarnessTool[];
   servers(): readonly DirectCommandServer[];
@@ -55,7 +63,8 @@ export interface ChatSessionOptions {
   /** The models on offer now and the one to use. */
   models(): Promise<{ entries: readonly ChatModelEntry[]; selected?: ChatModelEntry }>;
   selectModel(id: string): Promise<void>;
-  settings(): { maxSteps: number; toolSearch: ToolSearchBudget; suggestions?: readonly string[] };
+  /** `autoCompactThreshold`: share of the context window (0 to 1) past which the conversation is compacted after a turn; 0 never. */
+  settings(): { maxSteps: number; toolSearch: ToolSearchBudget; suggestions?: readonly string[]; autoCompactThreshold?: number };
   post(message: HostMessage): void;
   runAction(action: ChatActionId): Promise<void>;
   copy(text: string): Promise<void>;
@@ -70,6 +79,10 @@ export interface ChatSessionOptions {
   showChange?(change: FileChange): Promise<void>;
   /** "Add Context...": asks the user what to attach; undefined when they chose nothing. */
   pickContext?(): Promise<ChatAttachment | undefined>;
+  /** Where results over the output cap are kept, per conversation (default: in memory). */
+  readonly results?: IToolResultStore;
+  /** Shows a kept result whole (the card's "Open in Editor"): its file when the store has one, else its text. */
+  openResult?(result: { readonly handle: string; readonly toolName: string; readonly path?: string; readonly text: string }): Promise<void>;
 }
 
 /**
@@ -97,8 +110,11 @@ export class ChatSession {
   private readonly _direct: DirectCommands;
   private readonly _hooks: ChatHooks;
   private readonly _changes: IChangeDescriber;
+  private readonly _results: IToolResultStore;
+  private readonly _budget = new ChatBudget(undefined, DEFAULT_SYSTEM_PROMPT);
 
   constructor(private readonly _options: ChatSessionOptions) {
+    this._results = _options.results ?? new MemoryToolResultStore();
     const folders = () => _options.workspaceFolders?.() ?? [];
     this._changes = {
       folders,
@@ -120,6 +136,11 @@ export class ChatSession {
     this._hooks.opened(stored ? 'resume' : 'startup');
   }
 
+  /** The store this session keeps large results in. */
+  get results(): IToolResultStore {
+    return this._results;
+  }
+
   get busy(): boolean {
     return this._turn !== undefined;
   }
@@ -129,6 +150,7 @@ export class ChatSession {
     const { entries, selected } = await this._options.models();
     this._models = entries;
     this._selected = entries.find((e) => e.choice.id === this._conversationModel) ?? selected;
+    this._budget.setContextWindow(this._selected?.contextWindow);
     this._options.post({ type: 'models', models: entries.map((e) => e.choice), ...(selected ? { selectedModel: selected.choice.id } : {}) });
   }
 
@@ -143,7 +165,13 @@ export class ChatSession {
       busy: this.busy,
       ...(suggestions?.length ? { suggestions: [...suggestions] } : {}),
       ...(this._attachments.length ? { attachments: this._chips() } : {}),
+      budget: this._budget.view(),
     };
+  }
+
+  /** How full the model's context is now. */
+  budget(): ReturnType<ChatBudget['view']> {
+    return this._budget.view();
   }
 
   private _handlers(): WebviewRequestHandlers {
@@ -157,9 +185,11 @@ export class ChatSession {
         if (id === this._transcript.id) {
           if (this._turn) throw new ChatRequestError('Stop the running turn first.');
           await this._options.history.delete(id);
+          await this._forgetResults(id);
           return this._startNew();
         }
         await this._options.history.delete(id);
+        await this._forgetResults(id);
         this._options.post({ type: 'conversations', conversations: this._options.history.list() });
       },
       answerPermission: async ({ callId, choice, reason }) => {
@@ -194,8 +224,12 @@ export class ChatSession {
         this._selected = entry;
         this._conversationModel = entry.choice.id;
         this._queueSave();
+        this._budget.setContextWindow(entry.contextWindow);
+        this._postBudget();
         await this._options.selectModel(entry.choice.id);
       },
+      openResult: async ({ handle }) => this.openResult(handle),
+      compact: async () => this.compact(),
       action: async ({ action }) => this._options.runAction(action),
       copy: async ({ text }) => this._options.copy(text),
       insert: async ({ text }) => {
@@ -281,6 +315,7 @@ export class ChatSession {
     this._createdAt = Date.now();
     this._conversationModel = undefined;
     this._transcript = this._newTranscript(randomUUID(), []);
+    this._budget.reestimate(this._messages);
     this._hooks.opened('clear');
     await this._options.history.setCurrent(this._transcript.id);
     this._options.post({ type: 'init', state: this.state() });
@@ -308,16 +343,88 @@ export class ChatSession {
       maxSteps: settings.maxSteps,
       model: entry.model,
       conversationId: t.id,
+      results: this._results,
       toolSearch: { ...settings.toolSearch, ...(entry.contextWindow ? { contextWindow: entry.contextWindow } : {}) },
     });
     const result = await agent.runTurn(this._messages, text, {
       signal,
-      onEvent: (e: AgentEvent) => t.onAgentEvent(e),
+      onEvent: (e: AgentEvent) => {
+        t.onAgentEvent(e);
+        this._budget.onAgentEvent(e);
+        if (e.type === 'request' || e.type === 'usage') this._postBudget();
+      },
     });
     this._messages.push(...result.messages);
     if (result.usage.inputTokens || result.usage.outputTokens) {
       t.add({ kind: 'usage', id: t.nextId('usage'), inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens });
     }
+    this._budget.afterTurn(this._messages);
+    this._postBudget();
+    const threshold = settings.autoCompactThreshold ?? DEFAULT_AUTO_COMPACT_THRESHOLD;
+    if (threshold > 0 && !signal.aborted && this._budget.fullness >= threshold) await this._makeRoom(entry, signal, false);
+  }
+
+  /**
+   * Makes room in the model's context: older tool results give way to their handles first; then,
+   * if still past the threshold (or when the person asked), the earlier turns are summarised
+   * through the current model, keeping the last turns whole. The transcript marks each step.
+   */
+  async compact(): Promise<void> {
+    if (this._turn) throw new ChatRequestError('Stop the running turn first.');
+    if (!this._selected) await this.refreshModels();
+    const entry = this._selected;
+    if (!entry) throw new ChatRequestError('Compacting needs a model: none is available.');
+    const abort = new AbortController();
+    this._turn = abort;
+    this._options.post({ type: 'busy', busy: true });
+    try {
+      await this._makeRoom(entry, abort.signal, true);
+    } finally {
+      this._turn = undefined;
+      await this._save();
+      this._options.post({ type: 'busy', busy: false });
+    }
+  }
+
+  private async _makeRoom(entry: ChatModelEntry, signal: AbortSignal, asked: boolean): Promise<void> {
+    const t = this._transcript;
+    this._messages = await makeRoom({
+      messages: this._messages,
+      results: this._results,
+      conversationId: t.id,
+      provider: entry.provider,
+      model: entry.model,
+      signal,
+      budget: this._budget,
+      threshold: asked ? undefined : (this._options.settings().autoCompactThreshold ?? DEFAULT_AUTO_COMPACT_THRESHOLD),
+      mark: (level, text) => {
+        t.add({ kind: 'notice', id: t.nextId('n'), level, text });
+        this._postBudget();
+      },
+    });
+  }
+
+  /** Opens a result this conversation keeps (the card's "Open in Editor"). */
+  async openResult(handle: string): Promise<void> {
+    const id = this._transcript.id;
+    const info = this._results.list(id).find((r) => r.handle === handle);
+    const text = await this._results.read(id, handle);
+    if (text === undefined) throw new ChatRequestError(`The result "${handle}" is no longer kept.`);
+    if (!this._options.openResult) throw new ChatRequestError('This host cannot open results.');
+    const path = this._results.pathOf?.(id, handle);
+    await this._options.openResult({ handle, toolName: info?.toolName ?? 'tool', text, ...(path ? { path } : {}) });
+  }
+
+  private async _forgetResults(conversationId: string): Promise<void> {
+    try {
+      await this._results.deleteConversation(conversationId);
+    } catch (err) {
+      this._options.log(`chat: removing the kept results of a conversation failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private _postBudget(): void {
+    this._options.post({ type: 'budget', budget: this._budget.view() });
   }
 
   private async _openById(id: string): Promise<void> {
@@ -341,6 +448,7 @@ export class ChatSession {
       this._options.post({ type: 'models', models: this._models.map((e) => e.choice), selectedModel: model.choice.id });
     }
     this._transcript = this._newTranscript(stored.id, stored.items);
+    this._budget.reestimate(this._messages);
   }
 
   /** Every change is shown at once and saved soon after, so a reload mid-turn keeps it. */

@@ -82,6 +82,7 @@ export class ChatTranscript {
         if (event.reason === 'stopped') this._stopped();
         return;
       case 'usage':
+      case 'request':
         return;
     }
   }
@@ -111,6 +112,7 @@ export class ChatTranscript {
     if (e.decider && e.state !== 'waiting_for_approval') item.decidedBy = describeDecider(e.decider);
     if (e.state === 'waiting_for_approval' && e.permission) item.permission = permissionView(e.permission, this._changes?.folders() ?? []);
     if (e.warnings?.length) item.warnings = e.warnings.map((w) => ({ where: w.where, kind: w.kind, excerpt: w.excerpt }));
+    if (e.stored) item.result = { handle: e.stored.handle, chars: e.stored.chars, lines: e.stored.lines };
     this.add(item);
     if (item.permission && e.permission) {
       this._requests.set(id, e.permission);

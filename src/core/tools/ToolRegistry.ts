@@ -21,6 +21,9 @@ export interface ToolRegistryOptions {
 
 type JsonObject = Readonly<Record<string, unknown>>;
 
+/** The key of a tool definition's `_meta` by which a server asks for a larger (or smaller) output cap. */
+export const MAX_RESULT_SIZE_META = 'anthropic/maxResultSizeChars';
+
 /** A server's tool as kept by the registry, after checking its shape. */
 interface McpToolEntry {
   readonly listed: Tool;
@@ -30,6 +33,7 @@ interface McpToolEntry {
   readonly outputSchema?: JsonObject;
   readonly annotations?: Tool['annotations'];
   readonly title?: string;
+  readonly maxResultSizeChars?: number;
   /** JSON of everything a {@link HarnessTool} shows, to tell a real change from a re-listing. */
   readonly fingerprint: string | undefined;
   /** Last exposed form, reused while the name holds. */
@@ -211,7 +215,8 @@ export class ToolRegistry extends Disposable {
         server,
         originalName: entry.name,
       };
-      entry.exposed = { ...fields, pin: pinTool(fields).hash };
+      const hint = entry.maxResultSizeChars !== undefined ? { maxResultSizeChars: entry.maxResultSizeChars } : {};
+      entry.exposed = { ...fields, pin: pinTool(fields).hash, ...hint };
     }
     return entry.exposed;
   }
@@ -247,6 +252,8 @@ function readTool(raw: unknown): McpToolEntry | string {
   const title = typeof raw.title === 'string' ? raw.title : undefined;
   const outputSchema = isRecord(raw.outputSchema) ? raw.outputSchema : undefined;
   const annotations = isRecord(raw.annotations) ? (raw.annotations as Tool['annotations']) : undefined;
+  const hint = isRecord(raw._meta) ? raw._meta[MAX_RESULT_SIZE_META] : undefined;
+  const maxResultSizeChars = typeof hint === 'number' && Number.isSafeInteger(hint) && hint > 0 ? hint : undefined;
   return {
     listed: raw as Tool,
     name,
@@ -255,7 +262,8 @@ function readTool(raw: unknown): McpToolEntry | string {
     outputSchema,
     annotations,
     title,
-    fingerprint: fingerprintOf([name, title, description, inputSchema, outputSchema, annotations]),
+    ...(maxResultSizeChars !== undefined ? { maxResultSizeChars } : {}),
+    fingerprint: fingerprintOf([name, title, description, inputSchema, outputSchema, annotations, maxResultSizeChars]),
   };
 }
 

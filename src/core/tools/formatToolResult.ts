@@ -39,11 +39,13 @@ export function formatToolResult(result: CallToolResult, options?: FormatToolRes
   let text = parts.join('\n');
   if (!text) text = isError ? ERROR_WITHOUT_MESSAGE : NO_OUTPUT;
 
+  const capped = capText(text, options?.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
   return {
     isError,
-    text: truncateText(text, options?.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS),
+    text: capped.text,
     content: blocks as unknown as McpContentBlock[],
     ...(structuredContent ? { structuredContent } : {}),
+    ...(capped.shownChars !== undefined ? { fullText: text, shownChars: capped.shownChars } : {}),
   };
 }
 
@@ -57,14 +59,22 @@ export function errorResult(message: string): ToolCallResult {
  * note saying how much was cut. Only the note may go past `maxChars`.
  */
 export function truncateText(text: string, maxChars: number): string {
+  return capText(text, maxChars).text;
+}
+
+/**
+ * {@link truncateText}, also saying how many characters of `text` it kept (`shownChars`, absent
+ * when nothing was cut), so a host can keep the whole text and page through the rest.
+ */
+export function capText(text: string, maxChars: number): { text: string; shownChars?: number } {
   const limit = Number.isNaN(maxChars) ? DEFAULT_MAX_OUTPUT_CHARS : Math.max(0, Math.floor(maxChars));
-  if (text.length <= limit) return text;
+  if (text.length <= limit) return { text };
   let keep = limit;
   // Stryker disable next-line ConditionalExpression,EqualityOperator: at 0, charCodeAt(-1) is NaN, no surrogate either
   if (keep > 0 && isHighSurrogate(text.charCodeAt(keep - 1))) keep--;
   const omitted = (text.length - keep).toLocaleString('en-US');
   const total = text.length.toLocaleString('en-US');
-  return `${text.slice(0, keep)}\n…[output truncated: ${omitted} of ${total} characters omitted]`;
+  return { text: `${text.slice(0, keep)}\n…[output truncated: ${omitted} of ${total} characters omitted]`, shownChars: keep };
 }
 
 function describeBlock(block: UnknownRecord): string {

@@ -30,6 +30,8 @@ export interface HarnessTool {
   readonly originalName: string;
   /** sha256 of the tool's definition (see `pinTool`): an approval is bound to it. */
   readonly pin: string;
+  /** The server's `_meta["anthropic/maxResultSizeChars"]`: the output cap it asks for this tool. */
+  readonly maxResultSizeChars?: number;
 }
 
 /** What a decision is about: a server's tool as it was defined when the decision was made. */
@@ -47,6 +49,10 @@ export interface ToolCallResult {
   /** The content blocks as the server sent them (binary data kept). */
   readonly content: readonly McpContentBlock[];
   readonly structuredContent?: Readonly<Record<string, unknown>>;
+  /** The whole text when `text` was cut at the output cap (a chat keeps it for the model to page through). */
+  readonly fullText?: string;
+  /** With `fullText`: how many of its characters `text` starts with. */
+  readonly shownChars?: number;
 }
 
 /** A tool implemented inside the harness. Its name may not start with `mcp__` (MCP tools' namespace). */

@@ -6,6 +6,7 @@ import { AuditLog, PermissionGate, type IApprovalStore } from '../../core/permis
 import type { ChatActionId } from '../../shared/chatProtocol';
 import { ChatHistoryStore, ChatRequestError, ChatSession } from '../../core/chat';
 import { ChangePreviewDocuments } from './ChangePreviewDocuments';
+import { DiskToolResultStore } from '../../core/agent';
 import { ChatModels, type ApiProviderId } from './ChatModels';
 import { manageApprovals } from './ManageApprovals';
 import { pickContext } from './pickContext';
@@ -50,6 +51,10 @@ export class ChatFeature extends Disposable {
     this._models = new ChatModels(context.secrets, context.globalState);
     const changes = this._register(new ChangePreviewDocuments());
     this._view = new ChatViewProvider(context.extensionUri, { initMessage: () => ({ type: 'init', state: this.session.state() }), requests: () => this.session.requests }, _log);
+    // Large results live beside the audit log, one folder per conversation, removed with it.
+    const results = new DiskToolResultStore(path.join(storage.fsPath, 'tool-results'));
+    const history = new ChatHistoryStore(context.workspaceState);
+    void results.prune(new Set(history.list().map((c) => c.id).concat(history.currentId() ?? [])));
     this.session = session = new ChatSession({
       enabledTools,
       servers: () => harness.servers(),
@@ -57,7 +62,9 @@ export class ChatFeature extends Disposable {
       gate: this.gate,
       audit: this.audit,
       hooks: harness.chatHooks,
-      history: new ChatHistoryStore(context.workspaceState),
+      history,
+      results,
+      openResult: (result) => this._openResult(result),
       models: async () => {
         const entries = await this._models.list();
         return { entries, selected: this._models.pick(entries) };
@@ -69,6 +76,7 @@ export class ChatFeature extends Disposable {
           maxSteps: s.get<number>('maxSteps', 25),
           suggestions: s.get<unknown[]>('suggestions', []).filter((v): v is string => typeof v === 'string'),
           toolSearch: { maxTools: s.get<number>('toolSearch.maxTools', 64), maxSchemaShare: s.get<number>('toolSearch.maxSchemaShare', 0.1) },
+          autoCompactThreshold: s.get<number>('autoCompactThreshold', 0.8),
         };
       },
       post: (m) => this._view.post(m),
@@ -93,11 +101,28 @@ export class ChatFeature extends Disposable {
     this._register(vscode.commands.registerCommand('mcpHarness.openChat', () => this.open()));
     this._register(vscode.commands.registerCommand('mcpHarness.openChatInEditor', () => this._view.openEditor()));
     this._register(vscode.commands.registerCommand('mcpHarness.newChat', () => this.session.newChat()));
+    this._register(vscode.commands.registerCommand('mcpHarness.compactConversation', () => this._compact()));
     this._register(vscode.commands.registerCommand('mcpHarness.setApiKey', (provider?: ApiProviderId) => this.setApiKey(provider)));
     this._register(vscode.commands.registerCommand('mcpHarness.addModel', () => this.addModel()));
     this._register(vscode.commands.registerCommand('mcpHarness.resetApprovals', () => this.resetApprovals()));
     this._register(vscode.commands.registerCommand('mcpHarness.manageApprovals', () => manageApprovals(this.gate)));
     this._register(vscode.commands.registerCommand('mcpHarness.showAuditLog', () => this.showAuditLog()));
+  }
+
+  /** A kept result in an editor: its file (read-only use; the model never reads edits back). */
+  private async _openResult(result: { handle: string; toolName: string; path?: string; text: string }): Promise<void> {
+    const document = result.path
+      ? await vscode.workspace.openTextDocument(vscode.Uri.file(result.path))
+      : await vscode.workspace.openTextDocument({ content: result.text, language: 'plaintext' });
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
+
+  private async _compact(): Promise<void> {
+    try {
+      await this.session.compact();
+    } catch (err) {
+      void vscode.window.showWarningMessage(err instanceof Error ? err.message : String(err));
+    }
   }
 
   /** Lists the models for the picker (VS Code's may take a moment to register). */

@@ -59,7 +59,7 @@ describe('McpAgent', () => {
     const { run, events, provider } = setup([say('Hi there')]);
     const result = await run('hello', [{ role: 'user', content: 'before' }, { role: 'assistant', content: 'ok' }]);
     expect(result).toEqual({ messages: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'Hi there' }], reason: 'done', usage: { inputTokens: 10, outputTokens: 2 } });
-    expect(events).toEqual([{ type: 'text', delta: 'Hi there' }, { type: 'usage', inputTokens: 10, outputTokens: 2 }, { type: 'end', reason: 'done' }]);
+    expect(events).toEqual([{ type: 'request', estimate: expect.objectContaining({ total: expect.any(Number) }) }, { type: 'text', delta: 'Hi there' }, { type: 'usage', inputTokens: 10, outputTokens: 2 }, { type: 'end', reason: 'done' }]);
     const request = provider.requests[0]!;
     expect(request.messages.map((m) => m.content)).toEqual(['before', 'ok', 'hello']);
     expect(request.tools.map((t) => t.name)).toEqual(['mcp__fx__echo', 'mcp__fx__add']);
@@ -148,7 +148,7 @@ describe('McpAgent', () => {
     const { run, events } = setup([() => { throw new TypeError('bad state'); }]);
     const result = await run();
     expect(result.messages).toEqual([{ role: 'user', content: 'hello' }]);
-    expect(events).toEqual([{ type: 'error', message: 'The model request failed: bad state', kind: 'other' }, { type: 'end', reason: 'error' }]);
+    expect(events).toEqual([{ type: 'request', estimate: expect.any(Object) }, { type: 'error', message: 'The model request failed: bad state', kind: 'other' }, { type: 'end', reason: 'error' }]);
   });
 
   it('gives the model an error naming a tool that vanished between steps', async () => {

@@ -113,6 +113,14 @@ describe('formatToolResult', () => {
     expect(result.text).toBe('0123\n…[output truncated: 6 of 10 characters omitted]');
     expect(formatToolResult({ content: [{ type: 'text', text: '0123' }] }, { maxOutputChars: 4 }).text).toBe('0123');
   });
+
+  it('keeps the whole text of a cut result, and how much of it was shown, for a host to page through', () => {
+    const cut = formatToolResult({ content: [{ type: 'text', text: '0123456789' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] }, { maxOutputChars: 4 });
+    expect(cut.fullText).toBe('0123456789\n[image image/png, 3 B]');
+    expect(cut.shownChars).toBe(4);
+    const whole = formatToolResult({ content: [{ type: 'text', text: '0123' }] }, { maxOutputChars: 4 });
+    expect('fullText' in whole || 'shownChars' in whole).toBe(false);
+  });
 });
 
 describe('formatToolResult: fields a server may leave out or get wrong', () => {
