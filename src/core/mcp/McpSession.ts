@@ -10,7 +10,9 @@ import {
   UnauthorizedError,
   type CallToolResult,
   type FetchLike,
-  type ClientCapabilities,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type CreateMessageResultWithTools,
   type ElicitRequest,
   type ElicitResult,
   type Implementation,
@@ -38,11 +40,16 @@ import { StdioTracingTransport, TracingTransport } from './TracingTransport';
 import { McpLists, type McpListKind } from './McpLists';
 import { describeError, findCause, someCause } from '../base/errors';
 import { formatSeconds, mapLogLevel, truncate } from './describe';
+import { clientCapabilities } from '../requests/clientCapabilities';
 
 /** Answers that a server may ask of the client. Absent handlers mean the capability is not declared. */
 export interface IMcpClientHandlers {
-  /** Answers `elicitation/create` (form mode). */
+  /** Answers `elicitation/create` (form mode, and URL mode with `elicitUrl`). */
   elicit?(server: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  readonly elicitUrl?: boolean;
+  /** Answers `sampling/createMessage` (with tools when `samplingTools`). */
+  sample?(server: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  readonly samplingTools?: boolean;
   /** Workspace roots offered through `roots/list`. */
   roots?(): readonly Root[];
 }
@@ -443,9 +450,7 @@ export class McpSession {
    */
   private _createClient(mode: VersionNegotiationMode, probeTimeoutMs: number | undefined): Client {
     const { handlers, name } = this._o;
-    const capabilities: ClientCapabilities = {};
-    if (handlers.roots) capabilities.roots = { listChanged: true };
-    if (handlers.elicit) capabilities.elicitation = { form: { applyDefaults: true } };
+    const capabilities = clientCapabilities(handlers);
     const client = new Client(this._o.clientInfo, {
       capabilities,
       versionNegotiation: { mode, probe: probeTimeoutMs === undefined ? undefined : { timeoutMs: probeTimeoutMs } },
@@ -458,6 +463,8 @@ export class McpSession {
       const elicit = handlers.elicit;
       client.setRequestHandler('elicitation/create', (request, ctx) => elicit(name, request.params as ElicitRequest['params'], ctx.mcpReq.signal));
     }
+    const sample = handlers.sample;
+    if (sample) client.setRequestHandler('sampling/createMessage', (request, ctx) => sample(name, request.params, ctx.mcpReq.signal));
     client.setNotificationHandler('notifications/tools/list_changed', () => this._scheduleRelist('tools'));
     client.setNotificationHandler('notifications/resources/list_changed', () => this._scheduleRelist('resources'));
     client.setNotificationHandler('notifications/prompts/list_changed', () => this._scheduleRelist('prompts'));
