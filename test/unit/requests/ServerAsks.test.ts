@@ -107,7 +107,7 @@ describe('ServerAsks', () => {
     expect(await asks.sample('s', { ...sampling, systemPrompt: 'be brief' }, new AbortController().signal)).toEqual({ role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm', stopReason: 'maxTokens' });
     expect(provider.requests[0]).toMatchObject({ system: 'be brief', maxOutputTokens: 4, messages: [{ role: 'user', content: 'hi' }] });
     expect(person.samplings).toEqual([]);
-    const failing: IModelProvider = { ...provider, stream: async function* () { throw new Error('rate limited'); } };
+    const failing: IModelProvider = { id: 'f', label: 'F', models: async () => [], stream: async function* () { throw new Error('rate limited'); } };
     const broken = new ServerAsks({ prompter: () => person, samplingPolicy: () => ({ rule: 'allow', maxTokens: 4 }), samplingModel: () => ({ provider: failing, model: 'm' }) });
     const err = await rejection(broken.sample('s', sampling, new AbortController().signal));
     expect(err.message).toContain('rate limited');
