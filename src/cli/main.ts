@@ -9,6 +9,7 @@ import { runCall, runHooks, runList, runLogin, runLogout, runTools } from './com
 import { runDoctor } from './doctor';
 import { runPrompt, runPrompts, runRead, runResources } from './serverItems';
 import { runServe } from './serve';
+import { CliAsks } from './CliAsks';
 
 const USAGE = `mcp-harness ${HARNESS_VERSION}: connect to MCP servers and call their tools
 
@@ -130,15 +131,24 @@ async function withHarness(
     open: (url) => openInBrowser(url),
     say: (line) => process.stderr.write(`${line}\n`),
   });
+  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const cliAsks = new CliAsks();
   const harness = new McpHarness({
     authHost,
     autoStart: auth.autoStart,
     workspaceFolder: options.workspace,
     configFiles: options.configFiles,
     inheritEnv: options.inheritEnv,
-    inputResolver: new CliInputResolver(process.env, process.stdin.isTTY === true && process.stderr.isTTY === true),
+    inputResolver: new CliInputResolver(process.env, interactive),
     traceEnabled: () => options.trace,
     hooks: cliHookOptions(options),
+    // Forms and pages are asked on the terminal; without one they are declined, saying so.
+    asks: {
+      prompter: () => (interactive ? cliAsks : undefined),
+      openUrl: (url) => openInBrowser(new URL(url)),
+      unattendedReason: 'not an interactive terminal',
+      log: (server, message) => process.stderr.write(`${server}: ${message}\n`),
+    },
   });
   // Listening before start() so the trace begins with the first byte of the handshake.
   if (options.trace) {

@@ -4,6 +4,7 @@ import type { HookDefinition, HookUserEntries, IMcpInputResolver, McpConfigError
 import type { CallProgress, ToolCallOptions } from './calls/types';
 import type { IMcpClock } from './mcp/McpConnection';
 import type { IMcpClientHandlers } from './mcp/McpSession';
+import type { ServerAsksOptions } from './requests/ServerAsks';
 import type { McpConfigDiff } from './mcp/McpServerManager';
 import type { McpConnectionStateKind, McpServerSnapshot } from './mcp/McpServerSnapshot';
 export type { HarnessCallErrorKind, HarnessCallResult } from './calls/types';
@@ -24,8 +25,14 @@ export interface HarnessOptions {
   /** Give stdio servers the whole environment instead of the safe subset. */
   readonly inheritEnv?: boolean;
   readonly inputResolver?: IMcpInputResolver;
-  /** Answers to server requests (elicitation, roots). Roots default to the workspace folders. */
+  /** Answers to server requests (elicitation, sampling, roots). Roots default to the workspace folders. */
   readonly handlers?: IMcpClientHandlers;
+  /**
+   * Questions servers ask (elicitation forms and pages, sampling): who puts them to the person,
+   * how a page is opened, and the model and rules for sampling. Declares exactly those
+   * capabilities; `handlers` given explicitly take precedence.
+   */
+  readonly asks?: ServerAsksOptions;
   /** Gate for starting a server; a returned string is why it may not start. */
   checkStart?(definition: McpServerDefinition): Promise<string | undefined>;
   readonly startupTimeoutMs?: number;

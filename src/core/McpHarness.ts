@@ -20,6 +20,7 @@ import { ToolSearchCache } from './tools/search/ToolSearchCache';
 import type { BuiltinTool, HarnessTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
 import { HarnessSecrets } from './HarnessSecrets';
+import { ServerAsks } from './requests/ServerAsks';
 
 export type {
   HarnessApplyResult,
@@ -70,14 +71,16 @@ export class McpHarness {
   /** Start time of each server's last session seen running, to tell a new session (renew subscriptions) from a state change. */
   private readonly _sessionStarts = new Map<string, number>();
   private readonly _secrets = new HarnessSecrets();
+  private readonly _asks: ServerAsks | undefined;
 
   constructor(options: HarnessOptions = {}) {
     this._options = options;
+    this._asks = options.asks && new ServerAsks({ log: (server, m) => this._log(server, 'info', m), ...options.asks });
     this._registry = this._store.add(new ToolRegistry({ logger: { warn: (m) => this._log('harness', 'warn', m) } }));
     this.onDidChangeTools = this._registry.onDidChange;
     this._manager = new McpServerManager({
       clientInfo: { name: 'mcp-harness', version: HARNESS_VERSION },
-      handlers: { roots: () => this._roots(), ...options.handlers },
+      handlers: { roots: () => this._roots(), ...this._asks?.handlers(), ...options.handlers },
       resolveLaunch: (def) => this._resolveLaunch(def),
       checkStart: options.checkStart,
       reconnectDelaysMs: options.reconnectDelaysMs,

@@ -30,6 +30,8 @@ export interface ServerAsksOptions {
   samplingModel?(): SamplingModel | undefined;
   readonly queue?: ServerAskQueue;
   readonly askTimeoutMs?: number;
+  /** Why nobody can be asked when `prompter()` gives none (default "nobody can be asked here"). */
+  readonly unattendedReason?: string;
   /** Facts for the server's log (never what was typed into a form). */
   log?(server: string, message: string): void;
 }
@@ -50,13 +52,13 @@ export class ServerAsks {
   }
 
   /** The handlers to give a harness: elicitation (form and URL) and sampling (with tools). */
-  handlers(): Required<Pick<IMcpClientHandlers, 'elicit' | 'sample'>> & Pick<IMcpClientHandlers, 'elicitUrl' | 'samplingTools'> {
+  handlers(): Pick<IMcpClientHandlers, 'elicit' | 'elicitUrl' | 'sample' | 'samplingTools'> {
     return {
       elicit: (server, params, signal) => this.elicit(server, params, signal),
-      sample: (server, params, signal) => this.sample(server, params, signal),
-      elicitUrl: true,
-      samplingTools: true,
-    };
+      elicitUrl: this._o.openUrl !== undefined,
+      // Without a model there is nothing to sample with: the capability is not declared.
+      ...(this._o.samplingModel ? { sample: (server, params, signal) => this.sample(server, params, signal), samplingTools: true } : {}),
+    } satisfies IMcpClientHandlers;
   }
 
   /** Forgets "Allow for this session" choices. */
@@ -110,7 +112,7 @@ export class ServerAsks {
     const needsAsk = policy.rule === 'ask' && !this._sessionAllowed.has(server);
     const prompter = this._o.prompter();
     if (needsAsk) {
-      if (!prompter) throw new ProtocolError(SAMPLING_REJECTED_CODE, 'sampling needs the user\'s approval and nobody can be asked here');
+      if (!prompter) throw new ProtocolError(SAMPLING_REJECTED_CODE, `sampling needs the user's approval: ${this._o.unattendedReason ?? 'nobody can be asked here'}`);
       const choice = await this._ask(server, 'sampling', signal, (s) => prompter.askSampling(ask, s), 'deny');
       if (choice === 'deny') throw new ProtocolError(SAMPLING_REJECTED_CODE, 'the user declined the sampling request');
       if (choice === 'session') this._sessionAllowed.add(server);
@@ -146,7 +148,7 @@ export class ServerAsks {
   }
 
   private _unattended(server: string, kind: string): ElicitResult {
-    this._o.log?.(server, `declined an ${kind} request: nobody can be asked here`);
+    this._o.log?.(server, `declined an ${kind} request: ${this._o.unattendedReason ?? 'nobody can be asked here'}`);
     return { action: 'decline' };
   }
 }

@@ -37,14 +37,16 @@ function rejection(promise: Promise<unknown>): Promise<ProtocolError> {
 
 describe('ServerAsks', () => {
   it('declares what its handlers answer, and nothing more', () => {
-    const asks = new ServerAsks({ prompter: () => undefined });
+    const provider = new ListProvider([]);
+    const asks = new ServerAsks({ prompter: () => undefined, openUrl: async () => undefined, samplingModel: () => ({ provider, model: 'm' }) });
     expect(clientCapabilities({ roots: () => [], ...asks.handlers() })).toEqual({
       roots: { listChanged: true },
       elicitation: { form: { applyDefaults: true }, url: {} },
       sampling: { tools: {} },
     });
     expect(clientCapabilities({})).toEqual({});
-    expect(clientCapabilities({ elicit: asks.handlers().elicit })).toEqual({ elicitation: { form: { applyDefaults: true } } });
+    // No way to open a page, no model: form elicitation only.
+    expect(clientCapabilities(new ServerAsks({ prompter: () => undefined }).handlers())).toEqual({ elicitation: { form: { applyDefaults: true } } });
   });
 
   it('cancels a form when the server gives up on it, and when nobody answers in time', async () => {
@@ -60,7 +62,7 @@ describe('ServerAsks', () => {
 
   it('declines, saying so, when nobody can be asked', async () => {
     const logs: string[] = [];
-    const asks = new ServerAsks({ prompter: () => undefined, log: (s, m) => logs.push(`${s}: ${m}`) });
+    const asks = new ServerAsks({ prompter: () => undefined, samplingModel: () => undefined, log: (s, m) => logs.push(`${s}: ${m}`) });
     expect(await asks.elicit('s', form, new AbortController().signal)).toEqual({ action: 'decline' });
     expect(logs).toEqual(['s: declined an elicitation request: nobody can be asked here']);
     const err = await rejection(asks.sample('s', sampling, new AbortController().signal));
