@@ -118,6 +118,9 @@ export class ChatClient {
       case 'conversations':
         this._state = { ...this._state, conversations: message.conversations };
         break;
+      case 'asks':
+        this._state = { ...this._state, asks: message.asks };
+        break;
       case 'response': {
         const resolve = this._pending.get(message.seq);
         this._pending.delete(message.seq);

@@ -7,6 +7,7 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import { ChatClient, type IVsCodeApi } from './ChatClient';
+import { AskCard } from './components/AskCard';
 import { ChatApp } from './components/ChatApp';
 import { ChatHeader } from './components/ChatHeader';
 import { ChatItemView } from './components/ChatItemView';
@@ -20,6 +21,7 @@ customElements.define('mcp-chat-header', ChatHeader);
 customElements.define('mcp-chat-item', ChatItemView);
 customElements.define('mcp-tool-card', ToolCard);
 customElements.define('mcp-composer', Composer);
+customElements.define('mcp-ask-card', AskCard);
 
 // The page itself: no margins, the app fills the view. A constructed sheet needs no 'unsafe-inline'.
 const page = new CSSStyleSheet();

@@ -5,7 +5,9 @@
  * a request with a sequence number, paired (in {@link WEBVIEW_REQUESTS}) with the type of its
  * answer, which the host sends back in a `response` of the same `seq`.
  */
+import { answerAskAnswer, answerAskParams, chatAsk } from './askProtocol';
 import { any, array, bool, boundedStr, int, none, num, object, oneOf, optional, str, union, type Check, type Infer } from './shape';
+export * from './askProtocol';
 
 /** Longest text a webview message may carry (a pasted file is fine, a runaway loop is not). */
 export const MAX_WEBVIEW_TEXT = 1_000_000;
@@ -98,6 +100,8 @@ const viewState = object({
   models: array(modelChoice),
   selectedModel: optional(str),
   busy: bool,
+  /** Questions servers are asking now. */
+  asks: optional(array(chatAsk)),
 });
 export type ChatViewState = Infer<typeof viewState>;
 
@@ -115,6 +119,7 @@ export const WEBVIEW_REQUESTS = {
   selectModel: { params: object({ model: str }), answer: none },
   action: { params: object({ action: oneOf(CHAT_ACTIONS) }), answer: none },
   copy: { params: object({ text }), answer: none },
+  answerAsk: { params: answerAskParams, answer: answerAskAnswer },
 } as const satisfies Readonly<Record<string, { params: Check<object>; answer: Check<unknown> }>>;
 
 export type WebviewRequestType = keyof typeof WEBVIEW_REQUESTS;
@@ -149,6 +154,8 @@ export const hostMessage = union('type', {
   busy: object({ busy: bool }),
   models: object({ models: array(modelChoice), selectedModel: optional(str) }),
   conversations: object({ conversations: array(conversationSummary) }),
+  /** The questions servers are asking now (replaces the previous list). */
+  asks: object({ asks: array(chatAsk) }),
   /** The answer to request `seq`: its value (checked against the request's answer type), or why it failed. */
   response: object({ seq, ok: bool, error: optional(str), value: optional(any) }),
 });

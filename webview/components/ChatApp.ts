@@ -32,6 +32,15 @@ export class ChatApp extends LitElement {
         flex-direction: column;
         gap: 8px;
       }
+      .asks {
+        display: flex;
+        flex-direction: column;
+        gap: 6px;
+        padding: 6px 12px;
+        max-height: 60vh;
+        overflow-y: auto;
+        border-top: 1px solid var(--vscode-widget-border, var(--vscode-panel-border, transparent));
+      }
       .empty {
         margin: auto 0;
         text-align: center;
@@ -82,6 +91,11 @@ export class ChatApp extends LitElement {
           (item) => (item.kind === 'tool' ? html`<mcp-tool-card .item=${item}></mcp-tool-card>` : html`<mcp-chat-item .item=${item}></mcp-chat-item>`),
         )}
       </div>
+      ${state.asks?.length
+        ? html`<div class="asks" role="region" aria-label="Questions from servers">
+            ${repeat(state.asks, (a) => a.id, (a) => html`<mcp-ask-card .ask=${a} .client=${this.client}></mcp-ask-card>`)}
+          </div>`
+        : ''}
       <mcp-composer .busy=${state.busy}></mcp-composer>
     `;
   }

@@ -9,6 +9,7 @@ import type { ICallDecider } from '../permissions/types';
 import type { HarnessTool } from '../tools/types';
 import type { ChatActionId, ChatItem, ChatModelChoice, ChatViewState, HostMessage, WebviewRequestHandlers } from '../../shared/chatProtocol';
 import { ChatHooks, type IChatHooks } from './ChatHooks';
+import { ChatAskError, ChatAsks } from './ChatAsks';
 import { ChatPrompter } from './ChatPrompter';
 import { ChatTranscript } from './ChatTranscript';
 import { titleFor, type ChatHistoryStore, type StoredConversation } from './ChatHistoryStore';
@@ -68,6 +69,8 @@ export interface ChatSessionOptions {
 export class ChatSession {
   /** The gate's prompter: cards are answered through the panel's requests. */
   readonly prompter = new ChatPrompter();
+  /** Questions servers ask, as cards beside the transcript (see {@link ChatAsks}). */
+  readonly asks: ChatAsks;
   /** The panel's requests, one handler each. */
   readonly requests: WebviewRequestHandlers;
   private _transcript: ChatTranscript;
@@ -82,6 +85,7 @@ export class ChatSession {
 
   constructor(private readonly _options: ChatSessionOptions) {
     this._hooks = new ChatHooks(_options.hooks, _options.audit);
+    this.asks = new ChatAsks((asks) => _options.post({ type: 'asks', asks }));
     const calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.enabledTools(), conversationId: () => this._transcript.id });
     this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), calls });
     this.requests = this._handlers();
@@ -112,7 +116,13 @@ export class ChatSession {
       models: this._models.map((e) => e.choice),
       ...(this._selected ? { selectedModel: this._selected.choice.id } : {}),
       busy: this.busy,
+      asks: this.asks.views(),
     };
+  }
+
+  /** The model the chat uses now: what a server's sampling request runs on. */
+  get currentModel(): ChatModelEntry | undefined {
+    return this._selected;
   }
 
   private _handlers(): WebviewRequestHandlers {
@@ -135,6 +145,14 @@ export class ChatSession {
         const call = this._transcript.callOf(callId);
         if (call === undefined || !this.prompter.answer(call, { choice, ...(reason ? { reason } : {}) })) {
           throw new ChatRequestError('This card is no longer waiting for an answer.');
+        }
+      },
+      answerAsk: async ({ id, action, values }) => {
+        try {
+          return this.asks.answer(id, action, values);
+        } catch (err) {
+          if (err instanceof ChatAskError) throw new ChatRequestError(err.message);
+          throw err;
         }
       },
       selectModel: async ({ model }) => {
@@ -208,6 +226,7 @@ export class ChatSession {
 
   dispose(): void {
     this.stop();
+    this.asks.cancelAll();
     if (this._saveTimer) clearTimeout(this._saveTimer);
   }
 

@@ -7,3 +7,4 @@ export type { IChatMemento, StoredConversation } from './ChatHistoryStore';
 export { ChatPrompter } from './ChatPrompter';
 export { ChatHooks } from './ChatHooks';
 export type { IChatHooks, ChatSessionSource } from './ChatHooks';
+export { ChatAsks, ChatAskError } from './ChatAsks';
