@@ -8,6 +8,7 @@ import { ConfigWatcher } from './ConfigWatcher';
 import { HookFeature, readHookSettings } from './HookFeature';
 import { ServerApprovals } from './ServerApprovals';
 import { copyServerConfigurationCommand, GatewayDefinitionProvider } from './ServeIntegration';
+import { serverAskOptions } from './ServerAskFeature';
 import { ServerLogs } from './ServerLogs';
 import { ServerTreeProvider, type ServerTreeNode } from './ServerTreeProvider';
 import { StatusBarController } from './StatusBarController';
@@ -57,6 +58,8 @@ export class McpHarnessExtension extends Disposable {
       inputResolver: inputs,
       checkStart: (def) => approvals.check(def),
       traceEnabled: (server) => logs.isTracing(server),
+      // The chat is created below; questions reach it (or the input flow) through this late binding.
+      asks: serverAskOptions(() => this._chat, this._log),
     });
     this._register(this.harness.onDidLog((e) => logs.append(e)));
     this._register(this.harness.onDidChange(() => this._updateContext()));

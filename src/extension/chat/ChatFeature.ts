@@ -84,6 +84,11 @@ export class ChatFeature extends Disposable {
     this._register(vscode.commands.registerCommand('mcpHarness.showAuditLog', () => this.showAuditLog()));
   }
 
+  /** Whether the chat view is on screen: servers' questions go there as cards. */
+  get viewVisible(): boolean {
+    return this._view.visible;
+  }
+
   /** Lists the models for the picker (VS Code's may take a moment to register). */
   start(): void {
     void this._refreshModels();
