@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import type { LoggingLevel, Tool } from '@modelcontextprotocol/client';
 import type { IMcpAuthHost } from './auth/types';
 import type { HookDefinition, HookUserEntries, IMcpInputResolver, McpConfigError, McpServerDefinition, McpUserServers } from './config';
 import type { CallProgress, ToolCallOptions } from './calls/types';
@@ -53,6 +53,8 @@ export interface HarnessOptions {
   /** Largest single message a stdio server may write (default 64 MiB); a bigger one ends that connection. */
   readonly maxMessageBytes?: number;
   readonly shutdownGraceMs?: number;
+  /** The level a server's own log notifications should start at (sent to 2025-era servers as `logging/setLevel`). */
+  logLevel?(server: string): LoggingLevel | undefined;
   /** Whether to log a server's JSON-RPC traffic (checked per message). */
   traceEnabled?(server: string): boolean;
   /**

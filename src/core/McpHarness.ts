@@ -21,6 +21,8 @@ import type { BuiltinTool, HarnessTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
 import { HarnessSecrets } from './HarnessSecrets';
 import { ServerAsks } from './requests/ServerAsks';
+import { applyServerLogLevel } from './requests/serverLogLevel';
+import { errorMessage } from './base/errors';
 
 export type {
   HarnessApplyResult,
@@ -312,6 +314,19 @@ export class McpHarness {
     return this._disposed;
   }
 
+  /**
+   * Sends a running 2025-era server that offers logging the level `options.logLevel` gives it
+   * (`logging/setLevel`); done by itself whenever a session starts. Failures are logged.
+   */
+  applyLogLevel(server: string): void {
+    const level = this._options.logLevel?.(server);
+    if (level === undefined) return;
+    applyServerLogLevel(this._manager.get(server), level).then(
+      (outcome) => outcome === 'set' && this._log(server, 'debug', `asked the server to log from level ${level} up`),
+      (err: unknown) => this._log(server, 'warn', `logging/setLevel failed: ${this._secrets.mask(errorMessage(err))}`),
+    );
+  }
+
   private _syncServer(name: string): void {
     const snapshot = this._manager.get(name)?.snapshot;
     if (snapshot && isServingState(snapshot.state)) this._registry.setServerTools(name, snapshot.tools);
@@ -322,6 +337,7 @@ export class McpHarness {
       const seen = this._sessionStarts.get(name);
       this._sessionStarts.set(name, startedAt);
       if (seen !== undefined && seen !== startedAt) this._subscriptions.renew(name);
+      if (seen !== startedAt) this.applyLogLevel(name);
     }
     this._onDidChange.fire();
   }

@@ -46,7 +46,7 @@ export class McpHarnessExtension extends Disposable {
     super();
     // deactivate() awaits shutdown(); this is for a host that only disposes.
     this._register({ dispose: () => void this.shutdown() });
-    const logs = this._register(new ServerLogs());
+    const logs = this._register(new ServerLogs((server) => this.harness.applyLogLevel(server)));
     const inputs = new VscodeInputResolver(context.secrets, context.globalState);
     const approvals = this._register(new ServerApprovals(context.workspaceState, (names) => void this._startAll(names)));
     this._enablement = this._register(new ToolEnablement(context.workspaceState));
@@ -58,6 +58,7 @@ export class McpHarnessExtension extends Disposable {
       inputResolver: inputs,
       checkStart: (def) => approvals.check(def),
       traceEnabled: (server) => logs.isTracing(server),
+      logLevel: (server) => logs.mcpLevel(server),
       // The chat is created below; questions reach it (or the input flow) through this late binding.
       asks: serverAskOptions(() => this._chat, this._log),
     });
