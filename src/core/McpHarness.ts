@@ -197,7 +197,10 @@ export class McpHarness {
     update: Pick<HarnessOptions, 'workspaceFolders' | 'configFiles' | 'userServers' | 'toolTimeoutMs' | 'maxOutputChars' | 'inheritEnv' | 'hooks'> = {},
     options: { restartFailed?: boolean; wait?: boolean } = {},
   ): Promise<HarnessApplyResult> {
+    const rootsBefore = JSON.stringify(this._roots());
     this._options = { ...this._options, ...update };
+    // Servers that declared the roots capability hear that the folders changed.
+    if (JSON.stringify(this._roots()) !== rootsBefore) for (const s of this._manager.servers()) this._manager.get(s.name)?.notifyRootsChanged();
     // One load at a time, in call order: a slow read must never apply over a newer one.
     const applied = this._applying.then(async () => {
       const hookOptions = this._options.hooks ?? {};

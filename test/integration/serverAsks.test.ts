@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type McpHarness } from '../../src/core';
 import { OpenAiCompatibleProvider } from '../../src/core/agent';
@@ -186,6 +187,15 @@ describe('server asks: elicitation and sampling on both revisions', () => {
       });
     });
   }
+
+  it('tells servers when the roots change (roots.listChanged)', async () => {
+    const before = await harness.callTool('mcp__everything__get-roots-list', {});
+    expect(before.text).toContain('/ws');
+    fs.mkdirSync(`${tmp.dir}/second`, { recursive: true });
+    await harness.applyConfig({ workspaceFolders: [`${tmp.dir}/ws`, `${tmp.dir}/second`] });
+    // The reference server keeps the roots it was given and asks again only when told they changed.
+    await vi.waitFor(async () => expect((await harness.callTool('mcp__everything__get-roots-list', {})).text).toContain('/second'));
+  });
 
   it('never writes form values to the log', () => {
     expect(logs.join('\n')).not.toContain('ada@example.com');

@@ -251,6 +251,11 @@ export class McpSession {
     }
   }
 
+  /** `notifications/roots/list_changed` to a 2025-era server (a 2026-07-28 one asks for roots with each request). */
+  notifyRootsChanged(): void {
+    if (!this._closed && this._o.handlers.roots && this._client.getProtocolEra() !== 'modern') void this._client.sendRootsListChanged().catch(() => undefined);
+  }
+
   /** Ends the connection (for stdio: stdin closed, then SIGTERM and SIGKILL to the process group). */
   async close(): Promise<void> {
     this._markClosed(undefined);
