@@ -41,6 +41,7 @@ import { McpLists, type McpListKind } from './McpLists';
 import { describeError, findCause, someCause } from '../base/errors';
 import { formatSeconds, mapLogLevel, truncate } from './describe';
 import { clientCapabilities } from '../requests/clientCapabilities';
+import { redactFormAnswers } from '../requests/redactAnswers';
 
 /** Answers that a server may ask of the client. Absent handlers mean the capability is not declared. */
 export interface IMcpClientHandlers {
@@ -600,7 +601,7 @@ export class McpSession {
   }
 
   private _traceMessage(direction: 'send' | 'receive', message: JSONRPCMessage): void {
-    this._o.log('trace', 'rpc', `${direction === 'send' ? '→' : '←'} ${truncate(JSON.stringify(message), 4000)}`);
+    this._o.log('trace', 'rpc', `${direction === 'send' ? '→' : '←'} ${truncate(JSON.stringify(redactFormAnswers(message)), 4000)}`);
   }
 }
 
