@@ -14,7 +14,7 @@ export function toChatMessages(params: CreateMessageParams): ChatMessage[] {
       const toolCalls: ModelToolCall[] = blocks
         .filter((b) => b.type === 'tool_use')
         .map((b) => ({ id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) }));
-      out.push({ role: 'assistant', content: textOf(blocks), ...(toolCalls.length ? { toolCalls } : {}) });
+      out.push({ role: 'assistant', content: textOf(blocks.filter((b) => b.type !== 'tool_use')), ...(toolCalls.length ? { toolCalls } : {}) });
       continue;
     }
     for (const b of blocks.filter((x) => x.type === 'tool_result')) {
