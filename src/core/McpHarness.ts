@@ -317,6 +317,11 @@ export class McpHarness {
     return this._disposed;
   }
 
+  /** Forgets "Allow for this session" answers to servers' sampling requests: each asks again. */
+  resetAskApprovals(): void {
+    this._asks?.resetSession();
+  }
+
   /**
    * Sends a running 2025-era server that offers logging the level `options.logLevel` gives it
    * (`logging/setLevel`); done by itself whenever a session starts. Failures are logged.
