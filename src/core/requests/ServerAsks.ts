@@ -122,7 +122,10 @@ export class ServerAsks {
       prompter?.showSamplingOutcome?.(ask, { ok: true, text, model: model.model, toolCalls: toolCalls.map((c) => c.name) });
       return toSamplingResult(text, toolCalls, model.model, reason, tools.length > 0);
     } catch (err) {
-      if (signal.aborted) throw err;
+      if (signal.aborted) {
+        prompter?.showSamplingOutcome?.(ask, { ok: false, error: 'the server cancelled the request' });
+        throw err;
+      }
       const message = describeError(err);
       prompter?.showSamplingOutcome?.(ask, { ok: false, error: message });
       throw new ProtocolError(ProtocolErrorCode.InternalError, `the model failed: ${message}`);

@@ -116,6 +116,24 @@ describe('ServerAsks', () => {
     expect(person.outcomes.at(-1)).toEqual({ ok: false, error: 'rate limited' });
   });
 
+  it('ends a running sampling card when the server cancels the request', async () => {
+    const person = new ScriptedAsks();
+    const stop = new AbortController();
+    const provider: IModelProvider = {
+      id: 'slow',
+      label: 'Slow',
+      models: async () => [],
+      stream: async function* (_request, signal) {
+        stop.abort();
+        if (signal.aborted) throw new Error('aborted');
+        yield { type: 'end', reason: 'stop' };
+      },
+    };
+    const asks = new ServerAsks({ prompter: () => person, samplingPolicy: () => ({ rule: 'allow', maxTokens: 4 }), samplingModel: () => ({ provider, model: 'm' }) });
+    await expect(asks.sample('s', sampling, stop.signal)).rejects.toThrow('aborted');
+    expect(person.outcomes).toEqual([{ ok: false, error: 'the server cancelled the request' }]);
+  });
+
   it('denies with the spec\'s code, and asks again after the session is reset', async () => {
     const person = new ScriptedAsks();
     const provider = new ListProvider([{ type: 'text', delta: 'ok' }, { type: 'end', reason: 'stop' }]);
