@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { parseFieldInput, validateElicitationValues, DEFAULT_SAMPLING_MAX_TOKENS, type ElicitField, type ServerAsksOptions, type SamplingPolicy, type SamplingRule } from '../core';
-import type { ElicitFormAnswer, ElicitFormAsk, ElicitUrlAsk, IServerAskPrompter, SamplingAsk, SamplingChoice } from '../core/requests/types';
+import type { ElicitFormAnswer, ElicitFormAsk, ElicitUrlAsk, IServerAskPrompter, SamplingAsk, SamplingChoice, SamplingOutcome } from '../core/requests/types';
 import type { ChatFeature } from './chat/ChatFeature';
 
 const RULES: readonly SamplingRule[] = ['ask', 'allow', 'deny'];
@@ -75,6 +75,11 @@ class VscodeInputFlowAsks implements IServerAskPrompter {
     ].join('\n');
     const choice = await vscode.window.showWarningMessage(`${ask.server} wants to use the model`, { modal: true, detail }, 'Allow once', 'Allow for this session', 'Deny');
     return choice === 'Allow once' ? 'once' : choice === 'Allow for this session' ? 'session' : 'deny';
+  }
+
+  showSamplingOutcome(ask: SamplingAsk, outcome: SamplingOutcome): void {
+    const text = outcome.ok ? `${ask.server} used the model (${outcome.model}): ${outcome.text.length > 300 ? `${outcome.text.slice(0, 300)}…` : outcome.text}` : `${ask.server} could not use the model: ${outcome.error}`;
+    void (outcome.ok ? vscode.window.showInformationMessage(text) : vscode.window.showWarningMessage(text));
   }
 }
 
