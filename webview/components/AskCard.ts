@@ -122,7 +122,7 @@ export class AskCard extends LitElement {
     return html`<section class="card" role="form" aria-label="${ask.server} asks for information">
       <div class="title">${ask.server} asks for information</div>
       <div class="message">${ask.message}</div>
-      <form @submit=${(e: Event) => (e.preventDefault(), this._submit())} novalidate>
+      <form @submit=${(e: Event) => (e.preventDefault(), this._submit())} @keydown=${this._onKeydown} novalidate>
         ${ask.fields.map((f) => this._field(f))}
         <div class="actions">
           <vscode-button ?disabled=${this._sent} @click=${() => this._submit()}>Submit</vscode-button>
@@ -263,6 +263,14 @@ export class AskCard extends LitElement {
     }
     return values;
   }
+
+  /** Enter in a text or number field submits, as in any form. */
+  private readonly _onKeydown = (e: KeyboardEvent): void => {
+    const target = e.composedPath()[0];
+    if (e.key !== 'Enter' || !(target instanceof HTMLInputElement) || target.type === 'checkbox' || this._sent) return;
+    e.preventDefault();
+    void this._submit();
+  };
 
   private async _submit(): Promise<void> {
     this._sent = true;
