@@ -108,11 +108,11 @@ export async function run(ctx) {
     }
     const requests = model.requests.length;
     await button(ask, 'Allow once').click();
-    await waitForText(ask.locator('.result'), /Echo: Resource trigger-sampling-request context: hello there/);
+    await waitForText(ask.locator('.result'), /Echo:\s+Resource trigger-sampling-request context: hello there/);
     await shot('sampling-answered');
     card = lastCard(chat);
     await waitCardState(card, 'done');
-    assert.match(await resultOf(card), /Echo: Resource trigger-sampling-request context: hello there/);
+    assert.match(await resultOf(card), /Echo:\s+Resource trigger-sampling-request context: hello there/);
     const sent = model.requests.at(-1);
     assert.equal(model.requests.length, requests + 1);
     assert.equal(sent.max_tokens ?? sent.max_completion_tokens, 80);
