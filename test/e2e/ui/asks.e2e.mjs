@@ -112,7 +112,8 @@ export async function run(ctx) {
     await shot('sampling-answered');
     card = lastCard(chat);
     await waitCardState(card, 'done');
-    assert.match(await resultOf(card), /Echo:\s+Resource trigger-sampling-request context: hello there/);
+    // The server quotes the model's answer as JSON (its newlines escaped).
+    assert.match(await resultOf(card), /"text": "Echo:(\\n)+Resource trigger-sampling-request context: hello there"/);
     const sent = model.requests.at(-1);
     assert.equal(model.requests.length, requests + 1);
     assert.equal(sent.max_tokens ?? sent.max_completion_tokens, 80);
