@@ -128,6 +128,9 @@ export class ChatClient {
         this._state = { ...rest, ...(message.budget ? { budget: message.budget } : {}) };
         break;
       }
+      case 'asks':
+        this._state = { ...this._state, asks: message.asks };
+        break;
       case 'response': {
         const resolve = this._pending.get(message.seq);
         this._pending.delete(message.seq);

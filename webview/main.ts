@@ -7,6 +7,7 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import { ChatClient, type IVsCodeApi } from './ChatClient';
+import { AskCard } from './components/AskCard';
 import { ChatApp } from './components/ChatApp';
 import { ChatHeader } from './components/ChatHeader';
 import { ChatItemView } from './components/ChatItemView';
@@ -26,6 +27,7 @@ customElements.define('mcp-composer', Composer);
 customElements.define('mcp-empty-chat', EmptyChat);
 customElements.define('mcp-context-budget', ContextBudget);
 customElements.define('mcp-kept-result', KeptResult);
+customElements.define('mcp-ask-card', AskCard);
 
 // The page itself: no margins, the app fills the view. A constructed sheet needs no 'unsafe-inline'.
 const page = new CSSStyleSheet();

@@ -12,6 +12,7 @@ import { runPrompt, runPrompts, runRead, runResources } from './serverItems';
 import { runServe } from './serve';
 import { runSkill, runSkills } from './skills';
 import { POLICY_ENV, policyFileFrom, readCliPolicy } from './cliPolicy';
+import { CliAsks } from './CliAsks';
 
 const USAGE = `mcp-harness ${HARNESS_VERSION}: connect to MCP servers and call their tools
 
@@ -154,6 +155,8 @@ async function withHarness(
     say: (line) => process.stderr.write(`${line}\n`),
   });
   const serverPolicy = await readCliPolicy(options.policyFile, (line) => process.stderr.write(`mcp-harness: ${line}\n`));
+  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const cliAsks = new CliAsks();
   const harness = new McpHarness({
     serverPolicy,
     authHost,
@@ -161,9 +164,16 @@ async function withHarness(
     workspaceFolder: options.workspace,
     configFiles: options.configFiles,
     inheritEnv: options.inheritEnv,
-    inputResolver: new CliInputResolver(process.env, process.stdin.isTTY === true && process.stderr.isTTY === true),
+    inputResolver: new CliInputResolver(process.env, interactive),
     traceEnabled: () => options.trace,
     hooks: cliHookOptions(options),
+    // Forms and pages are asked on the terminal; without one they are declined, saying so.
+    asks: {
+      prompter: () => (interactive ? cliAsks : undefined),
+      openUrl: (url) => openInBrowser(new URL(url)),
+      unattendedReason: 'not an interactive terminal',
+      log: (server, message) => process.stderr.write(`${server}: ${message}\n`),
+    },
   });
   // Listening before start() so the trace begins with the first byte of the handshake.
   if (options.trace) {

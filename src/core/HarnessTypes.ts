@@ -1,10 +1,11 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import type { LoggingLevel, Tool } from '@modelcontextprotocol/client';
 import type { IMcpAuthHost } from './auth/types';
 import type { HookDefinition, HookUserEntries, IMcpInputResolver, McpConfigError, McpDiscoveryOptions, McpProvidedServers, McpServerDefinition, McpUserServers } from './config';
 import type { McpServerPolicyState } from './config/serverPolicy';
 import type { CallProgress, ToolCallOptions } from './calls/types';
 import type { IMcpClock } from './mcp/McpConnection';
 import type { IMcpClientHandlers } from './mcp/McpClientHandlers';
+import type { ServerAsksOptions } from './requests/ServerAsks';
 import type { McpConfigDiff } from './mcp/McpServerManager';
 import type { McpConnectionStateKind, McpServerSnapshot } from './mcp/McpServerSnapshot';
 export type { HarnessCallErrorKind, HarnessCallResult } from './calls/types';
@@ -34,13 +35,19 @@ export interface HarnessOptions {
   /** Give stdio servers the whole environment instead of the safe subset. */
   readonly inheritEnv?: boolean;
   readonly inputResolver?: IMcpInputResolver;
-  /** Answers to server requests (elicitation, roots). Roots default to the workspace folders. */
+  /** Answers to server requests (elicitation, sampling, roots). Roots default to the workspace folders. */
   readonly handlers?: IMcpClientHandlers;
   /**
    * The organisation's server policy (see `parseServerPolicy`, `loadServerPolicyFile`): servers
    * outside it are listed but never started. A broken policy (`ok: false`) lets no server start.
    */
   readonly serverPolicy?: McpServerPolicyState;
+  /**
+   * Questions servers ask (elicitation forms and pages, sampling): who puts them to the person,
+   * how a page is opened, and the model and rules for sampling. Declares exactly those
+   * capabilities; `handlers` given explicitly take precedence.
+   */
+  readonly asks?: ServerAsksOptions;
   /** Gate for starting a server; a returned string is why it may not start. */
   checkStart?(definition: McpServerDefinition): Promise<string | undefined>;
   readonly startupTimeoutMs?: number;
@@ -63,6 +70,8 @@ export interface HarnessOptions {
   /** Largest single message a stdio server may write (default 64 MiB); a bigger one ends that connection. */
   readonly maxMessageBytes?: number;
   readonly shutdownGraceMs?: number;
+  /** The level a server's own log notifications should start at (sent to 2025-era servers as `logging/setLevel`). */
+  logLevel?(server: string): LoggingLevel | undefined;
   /** Whether to log a server's JSON-RPC traffic (checked per message). */
   traceEnabled?(server: string): boolean;
   /**

@@ -24,6 +24,9 @@ import type { BuiltinTool, HarnessTool } from './tools/types';
 import { HARNESS_VERSION } from './version';
 import { HarnessSecrets } from './HarnessSecrets';
 import { ServerSkills, type HarnessSkill, type LoadedSkill, type SkillListProblem } from './skills/ServerSkills';
+import { ServerAsks } from './requests/ServerAsks';
+import { applyServerLogLevel } from './requests/serverLogLevel';
+import { errorMessage } from './base/errors';
 
 export type {
   HarnessApplyResult,
@@ -75,6 +78,7 @@ export class McpHarness {
   /** Start time of each server's last session seen running, to tell a new session (renew subscriptions) from a state change. */
   private readonly _sessionStarts = new Map<string, number>();
   private readonly _secrets = new HarnessSecrets();
+  private readonly _asks: ServerAsks | undefined;
 
   constructor(options: HarnessOptions = {}) {
     this._options = options;
@@ -85,11 +89,12 @@ export class McpHarness {
       platform: process.platform,
       inputResolver: options.inputResolver,
     });
+    this._asks = options.asks && new ServerAsks({ log: (server, m) => this._log(server, 'info', m), ...options.asks });
     this._registry = this._store.add(new ToolRegistry({ logger: { warn: (m) => this._log('harness', 'warn', m) } }));
     this.onDidChangeTools = this._registry.onDidChange;
     this._manager = new McpServerManager({
       clientInfo: { name: 'mcp-harness', version: HARNESS_VERSION },
-      handlers: { roots: () => this._roots(), ...options.handlers },
+      handlers: { roots: () => this._roots(), ...this._asks?.handlers(), ...options.handlers },
       resolveLaunch: (def) => this._resolveLaunch(def),
       checkStart: options.checkStart,
       checkPolicy: (def) => checkServerPolicy(this._options.serverPolicy, def),
@@ -207,8 +212,11 @@ export class McpHarness {
     options: { restartFailed?: boolean; wait?: boolean } = {},
   ): Promise<HarnessApplyResult> {
     const policyBefore = JSON.stringify(this._options.serverPolicy ?? null);
+    const rootsBefore = JSON.stringify(this._roots());
     this._options = { ...this._options, ...update };
     const policyChanged = JSON.stringify(this._options.serverPolicy ?? null) !== policyBefore;
+    // Servers that declared the roots capability hear that the folders changed.
+    if (JSON.stringify(this._roots()) !== rootsBefore) for (const s of this._manager.servers()) this._manager.get(s.name)?.notifyRootsChanged();
     // One load at a time, in call order: a slow read must never apply over a newer one.
     const applied = this._applying.then(async () => {
       const hookOptions = this._options.hooks ?? {};
@@ -366,6 +374,24 @@ export class McpHarness {
     return this._disposed;
   }
 
+  /** Forgets "Allow for this session" answers to servers' sampling requests: each asks again. */
+  resetAskApprovals(): void {
+    this._asks?.resetSession();
+  }
+
+  /**
+   * Sends a running 2025-era server that offers logging the level `options.logLevel` gives it
+   * (`logging/setLevel`); done by itself whenever a session starts. Failures are logged.
+   */
+  applyLogLevel(server: string): void {
+    const level = this._options.logLevel?.(server);
+    if (level === undefined) return;
+    applyServerLogLevel(this._manager.get(server), level).then(
+      (outcome) => outcome === 'set' && this._log(server, 'debug', `asked the server to log from level ${level} up`),
+      (err: unknown) => this._log(server, 'warn', `logging/setLevel failed: ${this._secrets.mask(errorMessage(err))}`),
+    );
+  }
+
   private _syncServer(name: string): void {
     const snapshot = this._manager.get(name)?.snapshot;
     if (snapshot && isServingState(snapshot.state)) this._registry.setServerTools(name, snapshot.tools);
@@ -376,6 +402,7 @@ export class McpHarness {
       const seen = this._sessionStarts.get(name);
       this._sessionStarts.set(name, startedAt);
       if (seen !== undefined && seen !== startedAt) this._subscriptions.renew(name);
+      if (seen !== startedAt) this.applyLogLevel(name);
     }
     this._onDidChange.fire();
   }

@@ -41,4 +41,5 @@ export { McpOAuthProvider, oauthSecretKey } from './auth/McpOAuthProvider';
 export { assertAllowedAuthUrl, assertBrowserUrl, isAllowedAuthUrl, McpAuthEndpointError, AUTH_REQUEST_TIMEOUT_MS, MAX_AUTH_RESPONSE_BYTES } from './auth/McpAuthFetchGuard';
 export type { McpDiagnostic, DiagnoseOptions } from './diagnoseServer';
 export * from './agent';
+export * from './requests';
 export * from './permissions';

@@ -11,6 +11,7 @@ import { ServerDiscovery, type McpServerProvider } from './ServerDiscovery';
 import { importServersCommand } from './ImportServers';
 import { readServerPolicy } from './ServerPolicySetting';
 import { copyServerConfigurationCommand, GatewayDefinitionProvider } from './ServeIntegration';
+import { serverAskOptions } from './ServerAskFeature';
 import { ServerLogs } from './ServerLogs';
 import { ServerTreeProvider, type ServerTreeNode } from './ServerTreeProvider';
 import { StatusBarController } from './StatusBarController';
@@ -57,7 +58,7 @@ export class McpHarnessExtension extends Disposable {
     super();
     // deactivate() awaits shutdown(); this is for a host that only disposes.
     this._register({ dispose: () => void this.shutdown() });
-    const logs = this._register(new ServerLogs());
+    const logs = this._register(new ServerLogs((server) => this.harness.applyLogLevel(server)));
     const inputs = new VscodeInputResolver(context.secrets, context.globalState);
     const approvals = this._register(new ServerApprovals(context.workspaceState, (names) => void this._startAll(names)));
     this._enablement = this._register(new ToolEnablement(context.workspaceState));
@@ -70,6 +71,9 @@ export class McpHarnessExtension extends Disposable {
       inputResolver: inputs,
       checkStart: (def) => approvals.check(def),
       traceEnabled: (server) => logs.isTracing(server),
+      logLevel: (server) => logs.mcpLevel(server),
+      // The chat is created below; questions reach it (or the input flow) through this late binding.
+      asks: serverAskOptions(() => this._chat, this._log),
     });
     this._register(this.harness.onDidLog((e) => logs.append(e)));
     this._register(this.harness.onDidChange(() => this._updateContext()));

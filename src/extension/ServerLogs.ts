@@ -4,12 +4,17 @@ import type { McpLogEntry } from '../core';
 /** One log output channel per server, created on first use: stderr, server logs, and at trace level the JSON-RPC traffic. */
 export class ServerLogs implements vscode.Disposable {
   private readonly _channels = new Map<string, vscode.LogOutputChannel>();
+  private readonly _listeners: vscode.Disposable[] = [];
+
+  /** `onDidChangeLevel` hears of a user setting a server's channel to another level. */
+  constructor(private readonly _onDidChangeLevel: (server: string) => void = () => undefined) {}
 
   channel(server: string): vscode.LogOutputChannel {
     let channel = this._channels.get(server);
     if (!channel) {
       channel = vscode.window.createOutputChannel(`MCP: ${server}`, { log: true });
       this._channels.set(server, channel);
+      this._listeners.push(channel.onDidChangeLogLevel(() => this._onDidChangeLevel(server)));
     }
     return channel;
   }
@@ -26,11 +31,29 @@ export class ServerLogs implements vscode.Disposable {
     return this._channels.get(server)?.logLevel === vscode.LogLevel.Trace;
   }
 
+  /** The MCP logging level matching the server's channel (Off sends only emergencies). */
+  mcpLevel(server: string): 'debug' | 'info' | 'warning' | 'error' | 'emergency' {
+    switch (this.channel(server).logLevel) {
+      case vscode.LogLevel.Trace:
+      case vscode.LogLevel.Debug:
+        return 'debug';
+      case vscode.LogLevel.Info:
+        return 'info';
+      case vscode.LogLevel.Warning:
+        return 'warning';
+      case vscode.LogLevel.Error:
+        return 'error';
+      default:
+        return 'emergency';
+    }
+  }
+
   show(server: string): void {
     this.channel(server).show(true);
   }
 
   dispose(): void {
+    for (const listener of this._listeners.splice(0)) listener.dispose();
     for (const channel of this._channels.values()) channel.dispose();
     this._channels.clear();
   }

@@ -5,7 +5,9 @@
  * a request with a sequence number, paired (in {@link WEBVIEW_REQUESTS}) with the type of its
  * answer, which the host sends back in a `response` of the same `seq`.
  */
+import { answerAskAnswer, answerAskParams, chatAsk } from './askProtocol';
 import { any, array, bool, boundedStr, int, none, num, object, oneOf, optional, str, union, type Check, type Infer } from './shape';
+export * from './askProtocol';
 
 /** Longest text a webview message may carry (a pasted file is fine, a runaway loop is not). */
 export const MAX_WEBVIEW_TEXT = 1_000_000;
@@ -119,6 +121,8 @@ const viewState = object({
   /** What goes with the next message (chips above the message box). */
   attachments: optional(array(object({ id: str, label: str }))),
   budget: optional(contextBudget),
+  /** Questions servers are asking now. */
+  asks: optional(array(chatAsk)),
 });
 export type ChatViewState = Infer<typeof viewState>;
 
@@ -149,6 +153,7 @@ export const WEBVIEW_REQUESTS = {
   openResult: { params: object({ handle: str }), answer: none },
   /** Summarises the earlier turns through the current model ("Compact"). */
   compact: { params: object({}), answer: none },
+  answerAsk: { params: answerAskParams, answer: answerAskAnswer },
 } as const satisfies Readonly<Record<string, { params: Check<object>; answer: Check<unknown> }>>;
 
 export type WebviewRequestType = keyof typeof WEBVIEW_REQUESTS;
@@ -188,6 +193,8 @@ export const hostMessage = union('type', {
   /** Put the caret in the message box ("MCP: Open Chat"). */
   focusInput: object({}),
   budget: object({ budget: optional(contextBudget) }),
+  /** The questions servers are asking now (replaces the previous list). */
+  asks: object({ asks: array(chatAsk) }),
   /** The answer to request `seq`: its value (checked against the request's answer type), or why it failed. */
   response: object({ seq, ok: bool, error: optional(str), value: optional(any) }),
 });

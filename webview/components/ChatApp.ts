@@ -35,6 +35,19 @@ export class ChatApp extends LitElement {
         flex-direction: column;
         gap: 8px;
       }
+      .asks {
+        display: flex;
+        flex-direction: column;
+        gap: 6px;
+        padding: 6px 12px;
+        max-height: 60vh;
+        overflow-y: auto;
+        border-top: 1px solid var(--vscode-widget-border, var(--vscode-panel-border, transparent));
+      }
+      .empty {
+        margin: auto 0;
+        text-align: center;
+      }
     `,
   ];
 
@@ -91,6 +104,11 @@ export class ChatApp extends LitElement {
               : html`<mcp-chat-item .item=${item} .lastMessage=${item.id === lastUser && !state.busy}></mcp-chat-item>`,
         )}
       </div>
+      ${state.asks?.length
+        ? html`<div class="asks" role="region" aria-label="Questions from servers">
+            ${repeat(state.asks, (a) => a.id, (a) => html`<mcp-ask-card .ask=${a} .client=${this.client}></mcp-ask-card>`)}
+          </div>`
+        : ''}
       <mcp-composer .busy=${state.busy} .attachments=${state.attachments} .history=${state.items.filter((i) => i.kind === 'user').map((i) => i.text)}></mcp-composer>
     `;
   }

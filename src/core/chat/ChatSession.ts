@@ -15,6 +15,7 @@ import type { ChatActionId, ChatItem, ChatModelChoice, ChatViewState, HostMessag
 import { ChatBudget } from './ChatBudget';
 import { ChatHooks, type IChatHooks } from './ChatHooks';
 import { makeRoom } from './compactConversation';
+import { ChatAskError, ChatAsks } from './ChatAsks';
 import { ChatPrompter } from './ChatPrompter';
 import { ChatTranscript, type IChangeDescriber } from './ChatTranscript';
 import { fileChange, unifiedDiff, type FileChange } from './ChangePreview';
@@ -93,6 +94,8 @@ export interface ChatSessionOptions {
 export class ChatSession {
   /** The gate's prompter: cards are answered through the panel's requests. */
   readonly prompter = new ChatPrompter();
+  /** Questions servers ask, as cards beside the transcript (see {@link ChatAsks}). */
+  readonly asks: ChatAsks;
   /** The panel's requests, one handler each. */
   readonly requests: WebviewRequestHandlers;
   private _transcript: ChatTranscript;
@@ -126,6 +129,7 @@ export class ChatSession {
       },
     };
     this._hooks = new ChatHooks(_options.hooks, _options.audit);
+    this.asks = new ChatAsks((asks) => _options.post({ type: 'asks', asks }));
     const calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.enabledTools(), conversationId: () => this._transcript.id });
     this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), calls });
     this.requests = this._handlers();
@@ -166,12 +170,18 @@ export class ChatSession {
       ...(suggestions?.length ? { suggestions: [...suggestions] } : {}),
       ...(this._attachments.length ? { attachments: this._chips() } : {}),
       budget: this._budget.view(),
+      asks: this.asks.views(),
     };
   }
 
   /** How full the model's context is now. */
   budget(): ReturnType<ChatBudget['view']> {
     return this._budget.view();
+  }
+
+  /** The model the chat uses now: what a server's sampling request runs on. */
+  get currentModel(): ChatModelEntry | undefined {
+    return this._selected;
   }
 
   private _handlers(): WebviewRequestHandlers {
@@ -217,6 +227,14 @@ export class ChatSession {
         const change = await fileChange(request.tool, request.arguments, this._changes.folders());
         if (!change.ok) throw new ChatRequestError(`No preview: ${change.error}.`);
         await this._options.showChange(change.value);
+      },
+      answerAsk: async ({ id, action, values }) => {
+        try {
+          return this.asks.answer(id, action, values);
+        } catch (err) {
+          if (err instanceof ChatAskError) throw new ChatRequestError(err.message);
+          throw err;
+        }
       },
       selectModel: async ({ model }) => {
         const entry = this._models.find((e) => e.choice.id === model);
@@ -328,6 +346,7 @@ export class ChatSession {
 
   dispose(): void {
     this.stop();
+    this.asks.cancelAll();
     if (this._saveTimer) clearTimeout(this._saveTimer);
   }
 

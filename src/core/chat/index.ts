@@ -9,3 +9,4 @@ export { withContext, MAX_ATTACHMENT_CHARS } from './ChatContext';
 export type { ChatAttachment } from './ChatContext';
 export { ChatHooks } from './ChatHooks';
 export type { IChatHooks, ChatSessionSource } from './ChatHooks';
+export { ChatAsks, ChatAskError } from './ChatAsks';

@@ -1,11 +1,26 @@
 import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
-import type { Client, ClientCapabilities, ElicitRequest, ElicitResult, LoggingLevel, Root } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  ClientCapabilities,
+  CreateMessageRequest,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ElicitRequest,
+  ElicitResult,
+  LoggingLevel,
+  Root,
+} from '@modelcontextprotocol/client';
+import { clientCapabilities as answeringCapabilities } from '../requests/clientCapabilities';
 import type { McpListKind } from './McpLists';
 
 /** Answers that a server may ask of the client. Absent handlers mean the capability is not declared. */
 export interface IMcpClientHandlers {
-  /** Answers `elicitation/create` (form mode). */
+  /** Answers `elicitation/create` (form mode, and URL mode with `elicitUrl`). */
   elicit?(server: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  readonly elicitUrl?: boolean;
+  /** Answers `sampling/createMessage` (with tools when `samplingTools`). */
+  sample?(server: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  readonly samplingTools?: boolean;
   /** Workspace roots offered through `roots/list`. */
   roots?(): readonly Root[];
 }
@@ -22,9 +37,7 @@ export interface IMcpNotificationSink {
 
 /** The capabilities a client with `handlers` declares: only what the host can really answer. */
 export function clientCapabilities(handlers: IMcpClientHandlers): ClientCapabilities {
-  const capabilities: ClientCapabilities = {};
-  if (handlers.roots) capabilities.roots = { listChanged: true };
-  if (handlers.elicit) capabilities.elicitation = { form: { applyDefaults: true } };
+  const capabilities: ClientCapabilities = answeringCapabilities(handlers);
   // Server skills (SEP-2640): listed and loaded on request, each file checked against its manifest.
   capabilities.extensions = { [SKILLS_EXTENSION_ID]: {} };
   return capabilities;
@@ -44,6 +57,8 @@ export function registerClientHandlers(client: Client, server: string, handlers:
     const elicit = handlers.elicit;
     client.setRequestHandler('elicitation/create', (request, ctx) => elicit(server, request.params as ElicitRequest['params'], ctx.mcpReq.signal));
   }
+  const sample = handlers.sample;
+  if (sample) client.setRequestHandler('sampling/createMessage', (request, ctx) => sample(server, request.params, ctx.mcpReq.signal));
   client.setNotificationHandler('notifications/tools/list_changed', () => sink.listChanged('tools'));
   client.setNotificationHandler('notifications/resources/list_changed', () => sink.listChanged('resources'));
   client.setNotificationHandler('notifications/prompts/list_changed', () => sink.listChanged('prompts'));

@@ -222,6 +222,11 @@ export class McpConnection extends Disposable {
   }
 
   /** Sends another request (`resources/read`, `prompts/get`, ...) to the server, waiting for it like {@link callTool}. */
+  /** Tells the running session's server that the roots changed. */
+  notifyRootsChanged(): void {
+    this._session?.notifyRootsChanged();
+  }
+
   async request<M extends RequestMethod>(request: { method: M; params?: Record<string, unknown> }, options: McpCallOptions): Promise<ResultTypeMap[M]> {
     const session = this._readySession() ?? (await this._sessionForCall(options));
     return session.request(request, options);

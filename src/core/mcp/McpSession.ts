@@ -24,6 +24,7 @@ import { StdioTracingTransport, TracingTransport } from './TracingTransport';
 import { McpLists, type McpListKind } from './McpLists';
 import { describeError } from '../base/errors';
 import { mapLogLevel, truncate } from './describe';
+import { redactFormAnswers } from '../requests/redactAnswers';
 import { clientCapabilities, registerClientHandlers, type IMcpClientHandlers } from './McpClientHandlers';
 import { classifyCallError, explainStartFailure } from './mcpErrors';
 import type { IMcpTransportFactory } from './McpTransportConnector';
@@ -214,6 +215,11 @@ export class McpSession {
     if (!check.valid) {
       throw new McpCallError('protocol', `tool "${name}" returned structured content that does not match its output schema: ${check.errorMessage}`);
     }
+  }
+
+  /** `notifications/roots/list_changed` to a 2025-era server (a 2026-07-28 one asks for roots with each request). */
+  notifyRootsChanged(): void {
+    if (!this._closed && this._o.handlers.roots && this._client.getProtocolEra() !== 'modern') void this._client.sendRootsListChanged().catch(() => undefined);
   }
 
   /** Ends the connection (for stdio: stdin closed, then SIGTERM and SIGKILL to the process group). */
@@ -429,6 +435,6 @@ export class McpSession {
   }
 
   private _traceMessage(direction: 'send' | 'receive', message: JSONRPCMessage): void {
-    this._o.log('trace', 'rpc', `${direction === 'send' ? '→' : '←'} ${truncate(JSON.stringify(message), 4000)}`);
+    this._o.log('trace', 'rpc', `${direction === 'send' ? '→' : '←'} ${truncate(JSON.stringify(redactFormAnswers(message)), 4000)}`);
   }
 }

@@ -27,11 +27,12 @@ export class ChatFeature extends Disposable {
 
   constructor(
     context: vscode.ExtensionContext,
-    harness: McpHarness,
+    private readonly _harness: McpHarness,
     enabledTools: () => HarnessTool[],
     private readonly _log: vscode.LogOutputChannel,
   ) {
     super();
+    const harness = _harness;
     const storage = context.storageUri ?? context.globalStorageUri;
     this.audit = new AuditLog(path.join(storage.fsPath, 'audit.jsonl'), { onError: (err) => _log.warn(`audit log: ${err}`) });
     const store: IApprovalStore = {
@@ -125,6 +126,11 @@ export class ChatFeature extends Disposable {
     }
   }
 
+  /** Whether the chat view is on screen: servers' questions go there as cards. */
+  get viewVisible(): boolean {
+    return this._view.visible;
+  }
+
   /** Lists the models for the picker (VS Code's may take a moment to register). */
   start(): void {
     void this._refreshModels();
@@ -205,7 +211,8 @@ export class ChatFeature extends Disposable {
   /** "MCP: Reset Tool Approvals": forgets session, server and workspace approvals. */
   async resetApprovals(): Promise<void> {
     await this.gate.reset();
-    void vscode.window.showInformationMessage('MCP: tool approvals reset; every tool asks again.');
+    this._harness.resetAskApprovals();
+    void vscode.window.showInformationMessage('MCP: tool approvals reset; every tool and every server sampling request asks again.');
   }
 
   /** "MCP: Show Audit Log": the JSON lines file of every MCP call the chat made or refused. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseElicitationForm } from '../../../src/core/requests/elicitationForm';
 import type { HarnessTool } from '../../../src/core/tools/types';
 import { PipelineFixture } from '../../support/pipeline';
 import type { WebviewRequestMessage } from '../../../src/shared/chatProtocol';
@@ -106,6 +107,23 @@ describe('ChatSession', () => {
   it('offers the configured suggestions (blank ones dropped) in the state an empty panel shows', () => {
     expect(setup({ suggestions: ['add 2 and 3', '  ', 'what do you remember?'] }).session.state().suggestions).toEqual(['add 2 and 3', 'what do you remember?']);
     expect(setup().session.state().suggestions).toBeUndefined();
+  });
+
+  it('shows a server\'s form beside the transcript, answers it from the panel, and never saves what was typed', async () => {
+    const { session, posted, handle, memento } = setup();
+    const form = parseElicitationForm('Token?', { type: 'object', properties: { token: { type: 'string', title: 'Token' } }, required: ['token'] });
+    if (!form.ok) throw new Error(form.error);
+    const answer = session.asks.askForm({ id: 'f1', server: 'srv', form: form.value }, new AbortController().signal);
+    expect(session.state().asks).toMatchObject([{ kind: 'form', id: 'f1', server: 'srv' }]);
+    expect(await handle({ type: 'answerAsk', seq: 1, id: 'f1', action: 'submit', values: {} })).toBeUndefined();
+    expect(session.state().asks).toHaveLength(1);
+    expect(await handle({ type: 'answerAsk', seq: 2, id: 'f1', action: 'submit', values: { token: 'sk-very-secret' } })).toBeUndefined();
+    expect(await answer).toEqual({ action: 'accept', values: { token: 'sk-very-secret' } });
+    expect(session.state().asks).toEqual([]);
+    expect(await handle({ type: 'answerAsk', seq: 3, id: 'f1', action: 'submit', values: {} })).toBe('This question is no longer waiting for an answer.');
+    await session.flush();
+    expect(JSON.stringify(posted)).not.toContain('sk-very-secret');
+    expect(JSON.stringify([...memento.values])).not.toContain('sk-very-secret');
   });
 
   it('shows a card per concurrent call; they are answered in any order and only the allowed one runs', async () => {

@@ -55,4 +55,18 @@ describe('ChatClient (the panel side of the message map)', () => {
       'chat: dropped a message from the extension: message must be an object',
     ]);
   });
+
+  it('keeps the servers\' questions the host sends beside the transcript, and drops malformed ones', () => {
+    const { client, logs, receive } = setup();
+    receive(init);
+    const ask = { kind: 'url', id: 'u1', server: 's', message: 'Sign in', url: 'https://a.example/x', host: 'a.example' };
+    receive({ type: 'asks', asks: [ask] });
+    expect(client.state.asks).toEqual([ask]);
+    expect(client.state.items).toEqual([]);
+    receive({ type: 'asks', asks: [{ kind: 'form', id: 'f1', server: 's', message: 'x', fields: [{ name: 'n' }] }] });
+    expect(client.state.asks).toEqual([ask]);
+    expect(logs.at(-1)).toMatch(/dropped a message/);
+    receive({ type: 'asks', asks: [] });
+    expect(client.state.asks).toEqual([]);
+  });
 });

@@ -1,0 +1,163 @@
+import type { ChatAsk, ChatAskAction, ChatAskErrors } from '../../shared/chatProtocol';
+import { validateElicitationValues, type ElicitForm } from '../requests/elicitationForm';
+import type { ElicitFormAnswer, ElicitFormAsk, ElicitUrlAsk, IServerAskPrompter, SamplingAsk, SamplingChoice, SamplingOutcome } from '../requests/types';
+
+type Pending =
+  | { readonly view: Extract<ChatAsk, { kind: 'form' }>; readonly form: ElicitForm; readonly resolve: (a: ElicitFormAnswer) => void }
+  | { readonly view: Extract<ChatAsk, { kind: 'url' }>; readonly resolve: (a: 'accept' | 'decline' | 'cancel') => void }
+  | { view: Extract<ChatAsk, { kind: 'sampling' }>; resolve?: (a: SamplingChoice) => void };
+
+/** A card's answer that cannot be taken (the card is gone, or the action is not one of its own). */
+export class ChatAskError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChatAskError';
+  }
+}
+
+/**
+ * Servers' questions as cards in the chat panel, beside the transcript and never in it: several
+ * from several servers at once, answered in any order. A form's values are checked here (one
+ * validator for every host); what was typed is passed on to the server and kept nowhere else. A
+ * sampling card stays after its answer to show what the model said, until dismissed.
+ */
+export class ChatAsks implements IServerAskPrompter {
+  private readonly _cards = new Map<string, Pending>();
+
+  constructor(private readonly _post: (asks: ChatAsk[]) => void) {}
+
+  /** The cards as the panel shows them. */
+  views(): ChatAsk[] {
+    return [...this._cards.values()].map((c) => c.view);
+  }
+
+  askForm(ask: ElicitFormAsk, signal: AbortSignal): Promise<ElicitFormAnswer> {
+    const view: Extract<ChatAsk, { kind: 'form' }> = { kind: 'form', id: ask.id, server: ask.server, message: ask.form.message, fields: ask.form.fields.map((f) => ({ ...f })) };
+    return this._wait<ElicitFormAnswer>(ask.id, signal, { action: 'cancel' }, (resolve) => ({ view, form: ask.form, resolve }));
+  }
+
+  askUrl(ask: ElicitUrlAsk, signal: AbortSignal): Promise<'accept' | 'decline' | 'cancel'> {
+    const view: Extract<ChatAsk, { kind: 'url' }> = { kind: 'url', id: ask.id, server: ask.server, message: ask.message, url: ask.url, host: ask.host };
+    return this._wait<'accept' | 'decline' | 'cancel'>(ask.id, signal, 'cancel', (resolve) => ({ view, resolve }));
+  }
+
+  askSampling(ask: SamplingAsk, signal: AbortSignal): Promise<SamplingChoice> {
+    const view: Extract<ChatAsk, { kind: 'sampling' }> = {
+      kind: 'sampling',
+      id: ask.id,
+      server: ask.server,
+      messages: ask.messages,
+      ...(ask.systemPrompt !== undefined ? { systemPrompt: ask.systemPrompt } : {}),
+      maxTokens: ask.maxTokens,
+      ...(ask.modelPreferences !== undefined ? { modelPreferences: ask.modelPreferences } : {}),
+      tools: ask.tools,
+      state: 'waiting',
+    };
+    return this._wait<SamplingChoice>(ask.id, signal, 'deny', (resolve) => ({ view, resolve }));
+  }
+
+  showSamplingOutcome(ask: SamplingAsk, outcome: SamplingOutcome): void {
+    const card = this._cards.get(ask.id);
+    // Allowed by a rule or for the session: the card appears now, with the answer.
+    const base = card?.view.kind === 'sampling' ? card.view : { ...(this._samplingView(ask) as Extract<ChatAsk, { kind: 'sampling' }>) };
+    const view = outcome.ok
+      ? { ...base, state: 'done' as const, result: outcome.text + (outcome.toolCalls.length ? `\n\n(asks for tools: ${outcome.toolCalls.join(', ')})` : ''), model: outcome.model }
+      : { ...base, state: 'error' as const, result: outcome.error };
+    this._cards.set(ask.id, { view });
+    this._changed();
+  }
+
+  /**
+   * The person's answer to card `id`. A form that does not fit comes back with one message per
+   * field and stays open.
+   */
+  answer(id: string, action: ChatAskAction, values: unknown): { errors?: ChatAskErrors } {
+    const card = this._cards.get(id);
+    if (!card) throw new ChatAskError('This question is no longer waiting for an answer.');
+    switch (card.view.kind) {
+      case 'form': {
+        const form = card as Extract<Pending, { form: ElicitForm }>;
+        if (action === 'submit') {
+          const checked = validateElicitationValues(form.form, isRecord(values) ? values : {});
+          if (!checked.ok) return { errors: checked.error };
+          this._settle(id);
+          form.resolve({ action: 'accept', values: checked.value });
+        } else if (action === 'decline' || action === 'cancel') {
+          this._settle(id);
+          form.resolve({ action });
+        } else throw new ChatAskError(`A form cannot be answered with "${action}".`);
+        return {};
+      }
+      case 'url': {
+        const page = card as Extract<Pending, { view: { kind: 'url' } }>;
+        if (action !== 'open' && action !== 'decline' && action !== 'cancel') throw new ChatAskError(`A page request cannot be answered with "${action}".`);
+        this._settle(id);
+        page.resolve(action === 'open' ? 'accept' : action);
+        return {};
+      }
+      case 'sampling': {
+        const sampling = card as Extract<Pending, { view: { kind: 'sampling' } }>;
+        if (action === 'dismiss' && sampling.view.state !== 'waiting' && sampling.view.state !== 'running') {
+          this._settle(id);
+          return {};
+        }
+        if ((action !== 'once' && action !== 'session' && action !== 'deny') || !sampling.resolve) throw new ChatAskError(`This sampling card cannot be answered with "${action}".`);
+        const resolve = sampling.resolve;
+        if (action === 'deny') this._settle(id);
+        else {
+          this._cards.set(id, { view: { ...sampling.view, state: 'running' } });
+          this._changed();
+        }
+        resolve(action);
+        return {};
+      }
+    }
+  }
+
+  /** Cancels every question (the window closes). */
+  cancelAll(): void {
+    for (const [id, card] of [...this._cards]) {
+      this._cards.delete(id);
+      if (card.view.kind === 'form') (card as Extract<Pending, { form: ElicitForm }>).resolve({ action: 'cancel' });
+      else if (card.view.kind === 'url') (card as Extract<Pending, { view: { kind: 'url' } }>).resolve('cancel');
+      else (card as Extract<Pending, { view: { kind: 'sampling' } }>).resolve?.('deny');
+    }
+    this._changed();
+  }
+
+  private _wait<R>(id: string, signal: AbortSignal, onAbort: R, make: (resolve: (r: R) => void) => Pending): Promise<R> {
+    return new Promise<R>((resolve) => {
+      if (signal.aborted) return resolve(onAbort);
+      const abort = () => {
+        // The server gave up (or the host timed out): the card goes, unanswered.
+        if (this._cards.get(id)?.view.kind !== 'sampling' || (this._cards.get(id)!.view as { state: string }).state === 'waiting') this._settle(id);
+        resolve(onAbort);
+      };
+      signal.addEventListener('abort', abort, { once: true });
+      this._cards.set(
+        id,
+        make((answer: R) => {
+          signal.removeEventListener('abort', abort);
+          resolve(answer);
+        }),
+      );
+      this._changed();
+    });
+  }
+
+  private _samplingView(ask: SamplingAsk): ChatAsk {
+    return { kind: 'sampling', id: ask.id, server: ask.server, messages: ask.messages, maxTokens: ask.maxTokens, tools: ask.tools, state: 'running', ...(ask.systemPrompt !== undefined ? { systemPrompt: ask.systemPrompt } : {}) };
+  }
+
+  private _settle(id: string): void {
+    if (this._cards.delete(id)) this._changed();
+  }
+
+  private _changed(): void {
+    this._post(this.views());
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
