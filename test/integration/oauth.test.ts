@@ -154,8 +154,8 @@ function oauthRig(flags: string[]) {
     stats: async () => (await fetch(`${rig.base}/test/stats`)).json() as Promise<Record<string, unknown>>,
     control: async (what: 'expire' | 'revoke') => void (await fetch(`${rig.base}/test/${what}`, { method: 'POST' })).arrayBuffer(),
     /** A new harness (as after a restart) reading the same token file; it may open the browser. */
-    async open(): Promise<McpHarness> {
-      const host = new CliAuthHost({ secrets: new FileSecretStore(tokenFile), allowSignIn: true, open: (url) => browse(url, visited), say: () => undefined });
+    async open(openBrowser: (url: URL) => Promise<void> = (url) => browse(url, visited)): Promise<McpHarness> {
+      const host = new CliAuthHost({ secrets: new FileSecretStore(tokenFile), allowSignIn: true, open: openBrowser, say: () => undefined });
       const harness = await createHarness({ configFiles: [rig.configFile], authHost: host, reconnectDelaysMs: [50] });
       harness.onDidLog((e) => logs.push(e));
       harnesses.push(harness);
@@ -236,6 +236,32 @@ describe('OAuth step-up keeps the scopes already granted', () => {
     const calls = await Promise.all(Array.from({ length: 4 }, () => harness.callTool('mcp__secure__admin', {})));
     expect(calls.map((c) => c.text)).toEqual(Array(4).fill('mcp:tools mcp:admin'));
     expect(rig.authorizationScopes().slice(before)).toEqual(['mcp:tools mcp:admin']);
+    await harness.signOut('secure');
+  });
+
+  it('a call cancelled during a shared step-up ends alone: the others get their answers from the one sign-in', async () => {
+    const stop = new AbortController();
+    let opened = 0;
+    // The sign-in's browser step goes straight on; during the step-up's, the first call is
+    // cancelled while the browser is still on its way, then the browser goes on.
+    const harness = await rig.open(async (url) => {
+      if (++opened === 2) {
+        // The other calls are refused too and wait on this step-up; then the first one is stopped.
+        await new Promise((r) => setTimeout(r, 300));
+        stop.abort();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await browse(url, rig.visited);
+    });
+    await harness.signIn('secure');
+    const before = rig.authorizationScopes().length;
+    const first = harness.callTool('mcp__secure__admin', {}, { signal: stop.signal });
+    const others = Array.from({ length: 3 }, () => harness.callTool('mcp__secure__admin', {}));
+    const [cancelled, ...answered] = await Promise.all([first, ...others]);
+    expect(cancelled).toMatchObject({ isError: true, errorKind: 'cancelled' });
+    expect(answered.map((c) => c.text)).toEqual(Array(3).fill('mcp:tools mcp:admin'));
+    // One step-up answers them all (a refusal that came after the stop would start its own).
+    expect(new Set(rig.authorizationScopes().slice(before))).toEqual(new Set(['mcp:tools mcp:admin']));
     await harness.signOut('secure');
   });
 

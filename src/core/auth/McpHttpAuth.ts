@@ -34,6 +34,7 @@ export class McpHttpAuth implements IMcpConnectAuth {
   private _receiver: IMcpRedirectReceiver | undefined;
   private _hadCredentials = false;
   private _refresher: McpTokenRefresher | undefined;
+  private _sharedStepUp: { readonly controller: AbortController; waiting: number } | undefined;
   private _stepUp: Promise<void> | undefined;
   private _stepUpsDone = 0;
   /** The signal of the connection attempt or step-up under way: OAuth requests in flight end with it. */
@@ -132,14 +133,60 @@ export class McpHttpAuth implements IMcpConnectAuth {
    * Calls refused together share one: the user is asked once, and each call is then made again.
    */
   stepUp(finish: (callback: URLSearchParams) => Promise<void>, signal: AbortSignal): Promise<void> {
-    if (this._stepUp) return this._stepUp;
-    if (!this._signIn?.pendingAuthorization) return Promise.reject(new McpAuthRequiredError('sign-in required'));
-    this._signal = signal;
-    const started = this._authorize(finish, signal)
-      .then(() => void this._stepUpsDone++)
-      .finally(() => (this._stepUp = undefined));
-    this._stepUp = started;
-    return started;
+    // A step-up whose callers all left is ending: a call refused now starts a new one.
+    if (!this._stepUp || this._sharedStepUp?.controller.signal.aborted) {
+      if (!this._signIn?.pendingAuthorization) return Promise.reject(new McpAuthRequiredError('sign-in required'));
+      // The shared step-up runs under a signal of its own: it ends only when every call waiting on
+      // it was cancelled, so one caller's Stop never fails the others.
+      const controller = new AbortController();
+      const shared = { controller, waiting: 0 };
+      this._signal = controller.signal;
+      const started = this._authorize(finish, controller.signal)
+        .then(() => void this._stepUpsDone++)
+        .finally(() => {
+          if (this._sharedStepUp !== shared) return;
+          this._stepUp = undefined;
+          this._sharedStepUp = undefined;
+        });
+      this._stepUp = started;
+      this._sharedStepUp = shared;
+    }
+    return this._waitForStepUp(this._stepUp, signal);
+  }
+
+  /** Waits for the shared step-up on behalf of one caller, whose cancellation lets only it go (and ends the step-up when it was the last). */
+  private _waitForStepUp(step: Promise<void>, signal: AbortSignal): Promise<void> {
+    const shared = this._sharedStepUp;
+    if (!shared) return step;
+    shared.waiting++;
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const leave = () => {
+        settled = true;
+        shared.waiting--;
+        signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        if (settled) return;
+        leave();
+        if (shared.waiting === 0) shared.controller.abort(signal.reason);
+        reject(signal.reason ?? new Error('cancelled'));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      step.then(
+        () => {
+          if (settled) return;
+          leave();
+          resolve();
+        },
+        (err: unknown) => {
+          if (settled) return;
+          leave();
+          reject(err);
+        },
+      );
+    });
   }
 
   async withStepUp<T>(attempt: () => Promise<T>, finish: McpFinishAuth, signal: AbortSignal | undefined): Promise<T> {
