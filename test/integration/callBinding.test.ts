@@ -1,21 +1,21 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHarness, type McpHarness } from '../../src/core';
 import { McpAgent, OpenAiCompatibleProvider, type AgentEvent } from '../../src/core/agent';
 import { PermissionGate } from '../../src/core/permissions';
 import type { ICallDecider, IPermissionPrompter, PermissionAnswer, PermissionRequest } from '../../src/core/permissions/types';
 import { waitForHarness } from '../support/events';
-import { FakeModelServer, openAiChunk, sse, type FakeHandler } from '../support/fakeModelServer';
-import { processTag, waitForNoProcesses } from '../support/leaks';
-import { repoPath, tempDir, writeJson } from '../support/servers';
+import { openAiChunk, sse, type FakeHandler } from '../support/fakeModelServer';
+import { repoPath, writeJson } from '../support/servers';
+import { agentRig } from '../support/agentRig';
 
 // Attacks on what an approved call goes to, through the real agent loop, a model on loopback
 // speaking the OpenAI wire format, and real MCP servers that change their tools on command.
 
 const shifty = repoPath('test/fixtures/servers/shifty.mjs');
-const tag = processTag();
-const tmp = tempDir('call-binding-');
+const rig = agentRig('call-binding-');
+const { tag, tmp } = rig;
 
 type ToolDef = { name: string; description?: string; annotations?: Record<string, boolean>; inputSchema?: Record<string, unknown> };
 interface Server {
@@ -80,21 +80,7 @@ class ScriptedCards implements IPermissionPrompter {
   }
 }
 
-const model = new FakeModelServer();
-let modelUrl = '';
-const harnesses: McpHarness[] = [];
-
-beforeAll(async () => {
-  modelUrl = `${await model.start()}/v1`;
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.dispose()));
-});
-afterAll(async () => {
-  await model.stop();
-  expect(await waitForNoProcesses(tag.alive, 10_000)).toEqual([]);
-  tmp.cleanup();
-});
+const { model, harnesses } = rig;
 
 async function start(ws: { dir: string }): Promise<McpHarness> {
   const harness = await createHarness({ workspaceFolder: ws.dir });
@@ -107,7 +93,7 @@ function agentFor(harness: McpHarness, gate: ICallDecider) {
   return new McpAgent({
     tools: () => harness.tools(),
     call: (request, options) => harness.call(request, options),
-    provider: new OpenAiCompatibleProvider({ baseUrl: modelUrl, model: 'gpt-test', apiKey: 'loopback', maxAttempts: 1 }),
+    provider: new OpenAiCompatibleProvider({ baseUrl: rig.modelUrl, model: 'gpt-test', apiKey: 'loopback', maxAttempts: 1 }),
     gate,
   });
 }

@@ -1,14 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHarness, HookApprovals, HOOK_AWAITING_APPROVAL, type HarnessHookOptions, type McpHarness } from '../../src/core';
 import { McpAgent, OpenAiCompatibleProvider, type AgentEvent } from '../../src/core/agent';
 import { PermissionGate } from '../../src/core/permissions';
 import type { PermissionAnswer } from '../../src/core/permissions/types';
-import { FakeModelServer, openAiChunk, sse, type FakeHandler } from '../support/fakeModelServer';
-import { processTag, waitForNoProcesses } from '../support/leaks';
+import { openAiChunk, sse, type FakeHandler } from '../support/fakeModelServer';
 import { ScriptedPrompter } from '../support/permissions';
-import { repoPath, tempDir, writeJson } from '../support/servers';
+import { repoPath, writeJson } from '../support/servers';
+import { agentRig } from '../support/agentRig';
 
 // The agent loop with a model on loopback (OpenAI wire format), a real MCP server that records
 // every call, and real hook commands: what the model reads is what the hooks left of a result.
@@ -16,23 +16,9 @@ import { repoPath, tempDir, writeJson } from '../support/servers';
 const counting = repoPath('test/fixtures/servers/counting.mjs');
 const hooksDir = repoPath('test/fixtures/hooks');
 const scripted = (mode: string, extra = '') => `node ${path.join(hooksDir, 'scripted.mjs')} --mode=${mode} ${extra}`.trim();
-const tag = processTag();
-const tmp = tempDir('hooks-agent-');
-const model = new FakeModelServer();
-let modelUrl = '';
-const harnesses: McpHarness[] = [];
-
-beforeAll(async () => {
-  modelUrl = `${await model.start()}/v1`;
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.dispose()));
-});
-afterAll(async () => {
-  await model.stop();
-  expect(await waitForNoProcesses(tag.alive, 10_000)).toEqual([]);
-  tmp.cleanup();
-});
+const rig = agentRig('hooks-agent-');
+const { tag, tmp } = rig;
+const { model, harnesses } = rig;
 
 let counter = 0;
 async function workspace(files: Record<string, unknown>, hooks: HarnessHookOptions = {}) {
@@ -61,7 +47,7 @@ async function turn(harness: McpHarness, answer: PermissionAnswer = { choice: 'o
   const agent = new McpAgent({
     tools: () => harness.tools(),
     call: (request, options) => harness.call(request, options),
-    provider: new OpenAiCompatibleProvider({ baseUrl: modelUrl, model: 'gpt-test', apiKey: 'loopback', maxAttempts: 1 }),
+    provider: new OpenAiCompatibleProvider({ baseUrl: rig.modelUrl, model: 'gpt-test', apiKey: 'loopback', maxAttempts: 1 }),
     gate: new PermissionGate({ prompter, rules: () => rules }),
     conversationId: 'conv-1',
   });
@@ -112,7 +98,7 @@ describe('hooks in the agent loop', () => {
       permissions: { allow: ['Bash(npm test)'] },
       hooks: {
         PreToolUse: [{ matcher: 'mcp__.*', hooks: [{ type: 'command', command: `python3 ${guard}`, timeout: 30 }] }],
-        PostToolUse: [{ matcher: 'mcp__count__echo', hooks: [{ type: 'command', command: `python3 "$CLAUDE_PROJECT_DIR"/../../../${path.relative(tmp.dir, guard)}` }] }],
+        PostToolUse: [{ matcher: 'mcp__count__echo', hooks: [{ type: 'command', command: `python3 "$CLAUDE_PROJECT_DIR"/../${path.relative(tmp.dir, guard)}` }] }],
         Stop: [{ hooks: [{ type: 'command', command: 'exit 1' }] }],
       },
     };

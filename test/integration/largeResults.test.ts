@@ -1,34 +1,20 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHarness, type McpHarness } from '../../src/core';
 import { DiskToolResultStore, McpAgent, OpenAiCompatibleProvider, type AgentEvent } from '../../src/core/agent';
-import { FakeModelServer, openAiChunk, sse, type FakeHandler } from '../support/fakeModelServer';
-import { processTag, waitForNoProcesses } from '../support/leaks';
-import { repoPath, tempDir, writeJson } from '../support/servers';
+import { openAiChunk, sse, type FakeHandler } from '../support/fakeModelServer';
+import { repoPath, writeJson } from '../support/servers';
+import { agentRig } from '../support/agentRig';
 
 // A real MCP server returns a result of just over 1 MiB; the agent loop talks to a model on
 // loopback (OpenAI wire format). The model reads the first 100,000 characters and a handle, then
 // reaches a line near the end through read_result; the whole result is a file for the conversation.
 
 const bigResult = repoPath('test/fixtures/servers/bigResult.mjs');
-const tag = processTag();
-const tmp = tempDir('large-results-');
-const model = new FakeModelServer();
-let modelUrl = '';
-const harnesses: McpHarness[] = [];
-
-beforeAll(async () => {
-  modelUrl = `${await model.start()}/v1`;
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.dispose()));
-});
-afterAll(async () => {
-  await model.stop();
-  expect(await waitForNoProcesses(tag.alive, 10_000)).toEqual([]);
-  tmp.cleanup();
-});
+const rig = agentRig('large-results-');
+const { tag, tmp } = rig;
+const { model, harnesses } = rig;
 
 let counter = 0;
 async function workspace(settings: { maxOutputCharsPerTool?: Record<string, number> } = {}, args: string[] = []) {
@@ -50,7 +36,7 @@ function agentFor(harness: McpHarness, results: DiskToolResultStore) {
   return new McpAgent({
     tools: () => harness.tools(),
     call: (request, options) => harness.call(request, options),
-    provider: new OpenAiCompatibleProvider({ baseUrl: modelUrl, model: 'gpt-test', apiKey: 'loopback', maxAttempts: 1 }),
+    provider: new OpenAiCompatibleProvider({ baseUrl: rig.modelUrl, model: 'gpt-test', apiKey: 'loopback', maxAttempts: 1 }),
     gate: { decide: async () => ({ outcome: 'allow', decider: { by: 'rule', rule: 'mcp__big__*' } }) },
     conversationId: 'conv-1',
     results,
