@@ -40,7 +40,6 @@ export async function run(ctx) {
     const chat = await openChat(page);
     await approveFromNotification(page, { count: 1 });
     await waitForText(serverTreeRow(page, 'everything').locator('.label-description'), /^17 tools$/, { timeout: 90_000 });
-    await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
     await waitForText(chat.locator('mcp-chat-header'), new RegExp(FAKE_MODEL_ID));
 
     // A form: rendered from the schema, checked on Submit, the values reach the server.

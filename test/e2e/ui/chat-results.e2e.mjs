@@ -88,7 +88,6 @@ export async function run(ctx) {
     const chat = await openChat(page);
     await approveFromNotification(page, { count: 1 });
     await waitForText(serverTreeRow(page, 'big').locator('.label-description'), /^3 tools$/, { timeout: 90_000 });
-    await page.locator('.pane-header[aria-label^="MCP Servers"]').click();
     await waitForText(chat.locator('mcp-chat-header'), new RegExp(MODEL_ID));
 
     // The budget grows with the conversation.
