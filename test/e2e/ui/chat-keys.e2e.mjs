@@ -11,6 +11,12 @@ import { approveFromNotification, openViewContainer, runCommand, serverTreeRow, 
 import { button, freshDemo, lastCard, messageBox, openChat, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
 
 const isFocused = (locator) => locator.evaluate((el) => el.matches(':focus'));
+/** Waits until `locator` has the focus (focus moves between the workbench and the webview asynchronously). */
+async function waitFocused(locator, what, timeout = 30_000) {
+  for (const deadline = Date.now() + timeout; !(await isFocused(locator)); await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > deadline) throw new Error(`${what} did not get the focus within ${timeout / 1000} s`);
+  }
+}
 
 /** Whether the element's box lies inside the webview's viewport. */
 const inView = (locator) => locator.evaluate((el) => {
@@ -67,7 +73,9 @@ export async function run(ctx) {
     // Back in the chat by "MCP: Open Chat"; Alt+C, Alt+A allows once.
     chat = await openChat(page);
     card = lastCard(chat);
+    await waitFocused(messageBox(chat), 'the message box, after MCP: Open Chat,');
     await page.keyboard.press('Alt+C');
+    await waitFocused(button(card, 'Preview Change'), 'the card, after Alt+C,');
     await page.keyboard.press('Alt+A');
     await waitCardState(card, 'done');
     await waitIdle(chat);
