@@ -35,9 +35,11 @@ export async function run(ctx) {
     if (!m) return [];
     return [`${m[1]} ${messageName(m[2])}`];
   });
-  // The handshake in order, both directions, after the level was set (none before it): the
-  // 2026-07-28 probe, which this 2025-era fixture refuses, then the classic handshake.
-  assert.deepEqual(traced.slice(0, 7), [
+  // Setting the level first tells the running server (`logging/setLevel`, answered `{}`); then the
+  // handshake in order, both directions (none before the level was set): the 2026-07-28 probe,
+  // which this 2025-era fixture refuses, then the classic handshake.
+  assert.deepEqual(traced.slice(0, 2), ['→ logging/setLevel', '← result undefined']);
+  assert.deepEqual(traced.slice(2, 9), [
     '→ server/discover', '← error', '→ initialize', '← result protocolVersion', '→ notifications/initialized', '→ tools/list', '← result tools',
   ]);
   assert.equal(lines.slice(0, connected).some((l) => l.includes('[trace]')), false, 'nothing traced before Trace was set');

@@ -67,10 +67,12 @@ export async function run(ctx) {
   await page.screenshot({ path: join(ctx.resultsDir, 'ui-reload-added-server.png') });
 }
 
-/** The extension log's last "configuration:" line, once it matches `pattern` (the log is written asynchronously). */
+/** The extension log's last "configuration:" line matching `pattern`, once there is one (the log is written asynchronously). */
 async function lastLogLine(userDataDir, pattern, timeout = 15_000) {
   for (const deadline = Date.now() + timeout; ; await new Promise((r) => setTimeout(r, 200))) {
-    const last = (await extensionLog(userDataDir)).split('\n').filter((l) => /\] configuration: /.test(l)).at(-1) ?? '';
+    // Other applies that change nothing (`+0 added, …`) may follow; the one that matches is wanted.
+    const lines = (await extensionLog(userDataDir)).split('\n').filter((l) => /\] configuration: /.test(l));
+    const last = lines.filter((l) => pattern.test(l)).at(-1) ?? lines.at(-1) ?? '';
     if (pattern.test(last) || Date.now() > deadline) return last;
   }
 }
