@@ -22,10 +22,10 @@ export const CODE_SERVER_VERSION = '4.139.1'; // bundles VS Code 1.139.1
 /** The MCP Inspector, a second client of `serve` in the tests; it needs Node 22.19 or later, so it runs on Node 24. */
 export const INSPECTOR_VERSION = '2.12.0';
 
-/** Debian packages by what proves they are present. */
+/** Debian packages by what proves they are present; `browser` ones are all the tests outside VS Code need. */
 const APT_PACKAGES = [
-  { name: 'chromium', present: () => hasCommand('chromium') },
-  { name: 'fonts-liberation', present: () => hasDebian('fonts-liberation') },
+  { name: 'chromium', present: () => hasCommand('chromium'), browser: true },
+  { name: 'fonts-liberation', present: () => hasDebian('fonts-liberation'), browser: true },
   { name: 'libkrb5-dev', present: () => hasDebian('libkrb5-dev') },
   { name: 'build-essential', present: () => hasCommand('g++') && hasCommand('make') },
   { name: 'pkg-config', present: () => hasCommand('pkg-config') },
@@ -41,18 +41,18 @@ export function cacheDir() {
 }
 
 /**
- * Makes sure Node 24 (with `inspector`, the MCP Inspector; unless `codeServer` is false, the Debian
- * packages and code-server) are installed. Safe to call from several processes at once: installs
+ * Makes sure Node 24 (with `inspector`, the MCP Inspector; with `browser`, Debian's chromium and its
+ * fonts; unless `codeServer` is false, every Debian package and code-server) are installed. Safe to call from several processes at once: installs
  * are serialised by a lock in the cache and each lands by an atomic rename.
- * @param {{ codeServer?: boolean, inspector?: boolean, log?: (line: string) => void }} [options]
+ * @param {{ codeServer?: boolean, inspector?: boolean, browser?: boolean, log?: (line: string) => void }} [options]
  * @returns {Promise<{ cache: string, node24: string, inspector?: string, codeServer?: string, chromium?: string }>}
  */
-export async function ensureToolchain({ codeServer = true, inspector = false, log = (l) => process.stderr.write(`[toolchain] ${l}\n`) } = {}) {
+export async function ensureToolchain({ codeServer = true, inspector = false, browser = false, log = (l) => process.stderr.write(`[toolchain] ${l}\n`) } = {}) {
   const cache = cacheDir();
   mkdirSync(join(cache, 'logs'), { recursive: true });
   const release = await acquireLock(join(cache, '.lock'), log);
   try {
-    if (codeServer) await installAptPackages(cache, log);
+    if (codeServer || browser) await installAptPackages(cache, log, codeServer ? APT_PACKAGES : APT_PACKAGES.filter((p) => p.browser));
     const node24 = await ensureNode24(cache, log);
     const tools = inspector ? { inspector: await ensureInspector(cache, node24, log) } : {};
     if (!codeServer) return { cache, node24, ...tools };
@@ -63,8 +63,8 @@ export async function ensureToolchain({ codeServer = true, inspector = false, lo
   }
 }
 
-async function installAptPackages(cache, log) {
-  const missing = APT_PACKAGES.filter((p) => !p.present()).map((p) => p.name);
+async function installAptPackages(cache, log, packages) {
+  const missing = packages.filter((p) => !p.present()).map((p) => p.name);
   if (missing.length === 0) return;
   const command = `apt-get install -y ${missing.join(' ')}`;
   if (process.getuid?.() !== 0) {
@@ -295,7 +295,8 @@ async function main(argv) {
     return 2;
   }
   const testTools = argv.includes('--test-tools');
-  const result = await ensureToolchain({ codeServer: !argv.includes('--node24') && !testTools, inspector: testTools || argv.includes('--all') });
+  // The unit and integration tests drive the Inspector (on Node 24) and a headless chromium.
+  const result = await ensureToolchain({ codeServer: !argv.includes('--node24') && !testTools, inspector: testTools || argv.includes('--all'), browser: testTools });
   const lines = [['MCP_HARNESS_CACHE', result.cache], ['N24', result.node24]];
   if (result.inspector) lines.push(['INSPECTOR', result.inspector]);
   if (result.codeServer) lines.push(['CODE_SERVER', result.codeServer], ['CHROMIUM', result.chromium]);
