@@ -5,16 +5,17 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs harness|bare2|bare2progress [calls] [inFlight]
 //   node bench/profile.mjs --summary /tmp/prof/<file>.cpuprofile [rows]
 //
+// `CORE=path/to/core.js` profiles (and summarises by the source markers of) another build.
 // `bare2progress` sends what the harness sends on every call (a progress token, so that progress
 // resets the timeout). Self times are sampled wall time: a write to the server's pipe also counts
 // the time the client waits for the CPU the woken server took. Compare clients by the
 // "CPU us/call" line, which is this process's CPU time.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const FIXTURE = fileURLToPath(new URL('../test/fixtures/servers/fixture.mjs', import.meta.url));
-const CORE = fileURLToPath(new URL('../dist/core.js', import.meta.url));
+const CORE = process.env.CORE ?? fileURLToPath(new URL('../dist/core.js', import.meta.url));
 const argv = process.argv.slice(2);
 
 if (argv[0] === '--summary') summarise(argv[1], Number(argv[2] ?? 30));
@@ -74,6 +75,7 @@ function summarise(file, rows) {
       const m = /^\/\/ ((?:src|node_modules)\/\S+)$/.exec(line);
       if (m) markers.push([i + 1, m[1]]);
     });
+  const coreUrl = pathToFileURL(CORE).href;
   const moduleAt = (line) => {
     let found = 'dist/core.js';
     for (const [start, name] of markers) {
@@ -83,7 +85,7 @@ function summarise(file, rows) {
     return found;
   };
   const source = ({ url, lineNumber, functionName }) => {
-    if (url.endsWith('/dist/core.js')) return moduleAt(lineNumber + 1);
+    if (url === coreUrl) return moduleAt(lineNumber + 1);
     return url.replace(/^.*node_modules\//, 'node_modules/').replace(/^file:\/\/.*?\/(bench|test)\//, '$1/') || functionName;
   };
   const self = new Map();

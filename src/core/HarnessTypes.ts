@@ -3,11 +3,12 @@ import type { IMcpAuthHost } from './auth/types';
 import type { HookDefinition, HookUserEntries, IMcpInputResolver, McpConfigError, McpDiscoveryOptions, McpProvidedServers, McpServerDefinition, McpUserServers } from './config';
 import type { McpServerPolicyState } from './config/serverPolicy';
 import type { CallProgress, ToolCallOptions } from './calls/types';
-import type { IMcpClock } from './mcp/McpConnection';
+import type { IMcpClock, McpConnectionOptions } from './mcp/McpConnection';
 import type { IMcpClientHandlers } from './mcp/McpClientHandlers';
 import type { ServerAsksOptions } from './requests/ServerAsks';
 import type { McpConfigDiff } from './mcp/McpServerManager';
 import type { McpConnectionStateKind, McpServerSnapshot } from './mcp/McpServerSnapshot';
+import type { ITaskStore } from './tasks/taskTypes';
 export type { HarnessCallErrorKind, HarnessCallResult } from './calls/types';
 export type { HarnessTool } from './tools/types';
 
@@ -70,6 +71,12 @@ export interface HarnessOptions {
   /** Largest single message a stdio server may write (default 64 MiB); a bigger one ends that connection. */
   readonly maxMessageBytes?: number;
   readonly shutdownGraceMs?: number;
+  /**
+   * Makes each server session's transports (default: a supervised process for stdio, Streamable
+   * HTTP with its fallback to SSE). A host whose servers live in its own process passes linked
+   * in-memory pairs.
+   */
+  readonly createTransports?: McpConnectionOptions['createTransports'];
   /** The level a server's own log notifications should start at (sent to 2025-era servers as `logging/setLevel`). */
   logLevel?(server: string): LoggingLevel | undefined;
   /** Whether to log a server's JSON-RPC traffic (checked per message). */
@@ -81,8 +88,16 @@ export interface HarnessOptions {
   readonly authHost?: IMcpAuthHost;
   /** Start servers when the configuration is applied (default true). */
   readonly autoStart?: boolean;
+  /** The launcher sandboxed stdio servers run under (default: `sandbox-launcher.mjs` beside the bundle). */
+  readonly sandboxLauncher?: string;
   /** Hooks run around every call (see `HarnessHookOptions`); `.harness/hooks.json` of each folder is always read. */
   readonly hooks?: HarnessHookOptions;
+  /**
+   * Where tool calls that came back as tasks are kept while they run (VS Code's workspace state,
+   * a `FileTaskStore`), so `resumeTasks()` picks them up after a restart. Without it they are
+   * followed in memory only.
+   */
+  readonly taskStore?: ITaskStore;
 }
 
 /**

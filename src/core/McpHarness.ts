@@ -8,7 +8,7 @@ import { DisposableStore, type IDisposable } from './base/lifecycle';
 import { CallPipeline } from './calls/CallPipeline';
 import { ResourceSubscriptions, type ResourceUpdate } from './calls/ResourceSubscriptions';
 import { ServerRequests, type ServerRequestOptions } from './calls/ServerRequests';
-import type { ToolCallOptions, ToolCallOutcome, ToolCallRequest } from './calls/types';
+import type { ToolCallEvent, ToolCallOptions, ToolCallOutcome, ToolCallRequest } from './calls/types';
 import { loadHooksConfig, loadMcpConfig, type McpConfigError, type McpLaunchResolution, type McpServerDefinition } from './config';
 import { checkServerPolicy } from './config/serverPolicy';
 import { HookRunner, type HookRunRecord, type HookSnapshot } from './hooks';
@@ -25,8 +25,14 @@ import { HARNESS_VERSION } from './version';
 import { HarnessSecrets } from './HarnessSecrets';
 import { ServerSkills, type HarnessSkill, type LoadedSkill, type SkillListProblem } from './skills/ServerSkills';
 import { ServerAsks } from './requests/ServerAsks';
+import { UrlElicitationRetry } from './requests/UrlElicitationRetry';
 import { applyServerLogLevel } from './requests/serverLogLevel';
 import { errorMessage } from './base/errors';
+import { sandboxLaunch } from './sandboxLaunch';
+import { McpTasks } from './tasks/McpTasks';
+import type { FinishedTask, HarnessTask } from './tasks/taskTypes';
+import { DEFAULT_TOOL_TIMEOUT_MS } from './calls/callPolicy';
+import { McpCallError } from './mcp/McpCallError';
 
 export type {
   HarnessApplyResult,
@@ -67,6 +73,14 @@ export class McpHarness {
   /** The hooks, or which of them may run, changed. */
   readonly onDidChangeHooks: Event<void>;
   private readonly _hooks: HookRunner;
+  private readonly _tasks: McpTasks;
+  /** The running tasks changed: one started, ended, or reported a new state or progress. */
+  readonly onDidChangeTasks: Event<void>;
+  /**
+   * A tool task no call here waits for ended (picked up again after a restart, or detached): its
+   * result, or why there is none, for whoever started it (`task.origin`).
+   */
+  readonly onDidFinishTask: Event<FinishedTask>;
 
   private _options: HarnessOptions;
   private _configErrors: readonly McpConfigError[] = [];
@@ -91,6 +105,21 @@ export class McpHarness {
     });
     this._asks = options.asks && new ServerAsks({ log: (server, m) => this._log(server, 'info', m), ...options.asks });
     this._registry = this._store.add(new ToolRegistry({ logger: { warn: (m) => this._log('harness', 'warn', m) } }));
+    this._tasks = new McpTasks({
+      store: options.taskStore,
+      clientFor: (server, signal) => {
+        const connection = this._manager.get(server);
+        // Not configured any more: nothing to wait for (an unavailable server is waited for).
+        if (!connection) throw new McpCallError('protocol', `server "${server}" is no longer configured`);
+        return connection.taskClient(signal);
+      },
+      hasServer: (server) => this._manager.get(server) !== undefined,
+      requestTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      log: (server, level, message) => this._log(server, level, message),
+    });
+    this._store.add(this._tasks);
+    this.onDidChangeTasks = this._tasks.onDidChangeTasks;
+    this.onDidFinishTask = this._tasks.onDidFinishTask;
     this.onDidChangeTools = this._registry.onDidChange;
     this._manager = new McpServerManager({
       clientInfo: { name: 'mcp-harness', version: HARNESS_VERSION },
@@ -105,8 +134,10 @@ export class McpHarness {
       maxMessageBytes: options.maxMessageBytes,
       defaultStartupTimeoutMs: options.startupTimeoutMs,
       shutdownGraceMs: options.shutdownGraceMs,
+      createTransports: options.createTransports,
       traceEnabled: options.traceEnabled ?? (() => false),
       auth: new McpServerAuth(options.authHost),
+      tasks: this._tasks,
     });
     const defaults = () => ({ toolTimeoutMs: this._options.toolTimeoutMs, maxTotalTimeoutMs: this._options.maxTotalTimeoutMs, maxOutputChars: this._options.maxOutputChars, maxOutputCharsPerTool: this._options.maxOutputCharsPerTool });
     this._hooks = this._store.add(
@@ -121,7 +152,13 @@ export class McpHarness {
     this.onDidChangeHooks = this._hooks.onDidChange;
     const servers = () => this._manager.servers().map((s) => s.name);
     const mask = (text: string) => this._secrets.mask(text);
-    this._pipeline = new CallPipeline({ registry: this._registry, connection: (server) => this._manager.get(server), servers, defaults, hooks: this._hooks, mask });
+    // A 2025-11-25 server may refuse a call until the person visits a page (-32042): with someone to ask, they are asked and the call retried.
+    const asks = this._asks;
+    const connection = (server: string) => {
+      const c = this._manager.get(server);
+      return c && asks ? new UrlElicitationRetry(c, server, asks) : c;
+    };
+    this._pipeline = new CallPipeline({ registry: this._registry, connection, servers, defaults, hooks: this._hooks, mask });
     this._requests = new ServerRequests({ connection: (server) => this._manager.get(server), defaults, mask });
     this._skills = new ServerSkills({ servers, connection: (server) => this._manager.get(server) });
     this._subscriptions = this._store.add(new ResourceSubscriptions(this._requests, (server, m) => this._log(server, 'warn', m)));
@@ -280,13 +317,18 @@ export class McpHarness {
    */
   async callTool(name: string, args: unknown = {}, options: HarnessCallOptions = {}): Promise<HarnessCallResult> {
     const { onProgress, ...rest } = options;
-    const outcome = await this.call({ name, arguments: args }, {
-      ...rest,
-      onEvent: (e) => {
-        if (e.progress && e.state === 'running') onProgress?.(e.progress);
-        rest.onEvent?.(e);
-      },
-    });
+    const outcome = await this.call(
+      { name, arguments: args },
+      // Assigned, not spread: on Node 20 a spread followed by more properties is slow.
+      onProgress
+        ? Object.assign(rest, {
+            onEvent: (e: ToolCallEvent) => {
+              if (e.progress && e.state === 'running') onProgress(e.progress);
+              options.onEvent?.(e);
+            },
+          })
+        : rest,
+    );
     const { isError, text, content, structuredContent, errorKind } = outcome;
     return { isError, text, content, ...(structuredContent ? { structuredContent } : {}), ...(errorKind ? { errorKind } : {}) };
   }
@@ -297,15 +339,19 @@ export class McpHarness {
    */
   async call(request: ToolCallRequest, options: ToolCallOptions = {}): Promise<ToolCallOutcome> {
     const onEvent = options.onEvent;
-    const masked: ToolCallOptions = {
-      ...options,
-      onEvent: (e) => {
-        if (e.state === 'running' && e.tool?.server !== undefined) this._log(e.tool.server, 'info', `call ${e.tool.originalName} (${e.callId.slice(0, 8)})`);
-        onEvent?.(e.state === 'error' && e.output !== undefined ? { ...e, output: this._secrets.mask(e.output) } : e);
-      },
-    };
+    // The log's lines are written only while someone reads the log.
+    const logged = this._onDidLog.hasListeners;
+    const masked: ToolCallOptions =
+      onEvent || logged
+        ? Object.assign({}, options, {
+            onEvent: (e: ToolCallEvent) => {
+              if (logged && e.state === 'running' && e.tool?.server !== undefined) this._log(e.tool.server, 'info', `call ${e.tool.originalName} (${e.callId.slice(0, 8)})`);
+              onEvent?.(e.state === 'error' && e.output !== undefined ? { ...e, output: this._secrets.mask(e.output) } : e);
+            },
+          })
+        : options;
     const outcome = this._secrets.callResult(await this._pipeline.callTool(request, masked)) as ToolCallOutcome;
-    this._logOutcome(outcome);
+    if (logged) this._logOutcome(outcome);
     return outcome;
   }
 
@@ -315,9 +361,9 @@ export class McpHarness {
     if (server === undefined) return;
     const ran = outcome.runMs === undefined ? '' : ` after ${Math.round(outcome.runMs)} ms`;
     const what = `call ${outcome.tool!.originalName} (${outcome.callId.slice(0, 8)})`;
-    const first = outcome.text.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
-    if (outcome.state === 'done') this._log(server, 'info', `${what} done${ran}`);
-    else if (outcome.state === 'error') this._log(server, 'warn', `${what} failed${ran}: ${first}`);
+    if (outcome.state === 'done') return this._log(server, 'info', `${what} done${ran}`);
+    const first = firstLine(outcome.text);
+    if (outcome.state === 'error') this._log(server, 'warn', `${what} failed${ran}: ${first}`);
     else this._log(server, 'info', `${what} ${outcome.state}${first ? `: ${first}` : ''}`);
   }
 
@@ -368,9 +414,62 @@ export class McpHarness {
     this._subscriptions.drop(holder);
   }
 
-  /** Stops every server and waits until no process it started is left. */
+  /** Every running task: tool calls that came back as tasks, then servers' requests this host runs as tasks. */
+  tasks(): HarnessTask[] {
+    return this._tasks.tasks();
+  }
+
+  /** "Cancel Task": a tool task is cancelled on its server (`tasks/cancel`), a task of ours stops. Returns whether there was one. */
+  cancelTask(server: string, taskId: string): boolean {
+    return this._tasks.cancel(server, taskId);
+  }
+
+  /**
+   * Follows the stored tool tasks again (those `only` accepts; all by default), each once its server
+   * runs; how each ends is told through {@link onDidFinishTask}. Needs `taskStore`.
+   */
+  resumeTasks(only?: Parameters<McpTasks['resume']>[0]): Promise<HarnessTask[]> {
+    return this._tasks.resume(only);
+  }
+
+  /** The stored tool tasks nobody follows in this process (a detached call's, another run's). */
+  storedTasks(): ReturnType<McpTasks['stored']> {
+    return this._tasks.stored();
+  }
+
+  /** Follows a task of `server` by its id until it ends (also told through {@link onDidFinishTask}). */
+  waitForTask(server: string, taskId: string, about?: { tool?: string; title?: string }): Promise<FinishedTask> {
+    return this._tasks.watch(server, taskId, about);
+  }
+
+  /** A task's state as its server reports it now (`tasks/get`), waiting for a starting server. */
+  async getTask(server: string, taskId: string, options: { signal?: AbortSignal } = {}) {
+    const connection = this._manager.get(server);
+    if (!connection) throw new McpCallError('unavailable', `server "${server}" is not configured`);
+    const signal = options.signal ?? new AbortController().signal;
+    const timeoutMs = this._options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    return (await connection.taskClient(signal)).get(taskId, { signal, timeoutMs });
+  }
+
+  /**
+   * Stops following every task without cancelling any: they keep running on their servers and stay
+   * in the task store, to be picked up again ({@link resumeTasks}). Done by {@link dispose} too; a
+   * host calls it first when something it stops next (a chat turn) would otherwise cancel them.
+   */
+  suspendTasks(): void {
+    this._tasks.suspend();
+  }
+
+  /** Stops every server and waits until no process it started is left (running tasks are left running, see {@link suspendTasks}). */
   dispose(): Promise<void> {
-    this._disposed ??= this._manager.shutdown().finally(() => this._store.dispose());
+    this._tasks.suspend();
+    this._disposed ??= Promise.all([this._manager.shutdown(), this._tasks.flush()]).then(
+      () => this._store.dispose(),
+      (err: unknown) => {
+        this._store.dispose();
+        throw err;
+      },
+    );
     return this._disposed;
   }
 
@@ -452,9 +551,6 @@ export class McpHarness {
   }
 
   private async _resolveLaunch(def: McpServerDefinition): Promise<McpLaunchResolution> {
-    if (def.sandbox !== undefined && def.type === 'stdio') {
-      return { ok: false, error: '"sandbox" is set, and this build cannot run stdio servers sandboxed yet; the server is not started (it never runs unsandboxed)' };
-    }
     const resolved = await this._launches.resolve(def);
     if (resolved.ok) this._secrets.set(def.name, resolved.value.secretValues);
     if (resolved.ok && resolved.value.type === 'stdio') {
@@ -462,7 +558,10 @@ export class McpHarness {
       const configured = Object.fromEntries(Object.entries(resolved.value.env).filter(([name]) => def.env?.[name] !== undefined));
       await this._prepareEnvFolders(def, configured);
     }
-    return resolved;
+    if (!resolved.ok || def.sandbox === undefined || resolved.value.type !== 'stdio') return resolved;
+    const sandboxed = sandboxLaunch(def, resolved.value, { workspaceFolders: this._folders(), userHome: os.homedir(), launcherPath: this._options.sandboxLauncher });
+    if (sandboxed.ok) this._log(def.name, 'info', sandboxed.value.description);
+    return sandboxed.ok ? { ok: true, value: sandboxed.value.launch } : sandboxed;
   }
 
   /** Folders the configured environment names a file in (a gitignored `.harness/`): made when inside the workspace. */
@@ -489,6 +588,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<McpHa
     throw err;
   }
   return harness;
+}
+
+/** The first line of `text` that is not blank, trimmed, at most 300 characters. */
+function firstLine(text: string): string {
+  return text.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
 }
 
 function toHarnessServer(s: McpServerSnapshot): HarnessServer {

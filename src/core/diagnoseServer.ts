@@ -1,10 +1,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findUnsetVariables, resolveServerLaunch, type McpServerDefinition } from './config';
+import { findUnsetVariables } from './config/findUnsetVariables';
+import { resolveServerLaunch } from './config/resolveServerLaunch';
+import type { McpServerDefinition } from './config/types';
 import { McpSecretMask } from './config/McpSecretMask';
 import { hasAuthorizationHeader } from './mcp/mcpErrors';
 import { resolveWindowsCommand } from './process/spawnCommand';
+import { errorMessage } from './base/errors';
 
 /** One finding about one server, with what to try when it is a problem. */
 export interface McpDiagnostic {
@@ -128,7 +131,7 @@ async function checkUrl(
     }
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    const reason = cause?.code ?? cause?.message ?? (err as Error).message;
+    const reason = cause?.code ?? cause?.message ?? errorMessage(err);
     add('error', `cannot reach ${parsed.origin} (${reason})`, `start the ${type === 'sse' ? 'SSE' : 'HTTP'} server, or check the host and port in "url"`);
   }
 }

@@ -15,6 +15,9 @@ export class ScriptedAsks implements IServerAskPrompter {
   formAnswers: Array<Answer<ElicitFormAsk, ElicitFormAnswer>> = [];
   urlAnswers: Array<Answer<ElicitUrlAsk, 'accept' | 'decline' | 'cancel'>> = [];
   samplingAnswers: Array<Answer<SamplingAsk, SamplingChoice>> = [];
+  /** Answers to "have you finished on the page?" (a call that needs a page retries on "done"). */
+  finishAnswers: Array<Answer<ElicitUrlAsk, 'done' | 'cancel'>> = [];
+  readonly finished: ElicitUrlAsk[] = [];
 
   askForm(ask: ElicitFormAsk, signal: AbortSignal): Promise<ElicitFormAnswer> {
     this.forms.push(ask);
@@ -23,6 +26,10 @@ export class ScriptedAsks implements IServerAskPrompter {
   askUrl(ask: ElicitUrlAsk, signal: AbortSignal): Promise<'accept' | 'decline' | 'cancel'> {
     this.urls.push(ask);
     return this._next(this.urlAnswers, ask, signal, 'cancel');
+  }
+  askUrlFinished(ask: ElicitUrlAsk, signal: AbortSignal): Promise<'done' | 'cancel'> {
+    this.finished.push(ask);
+    return this._next(this.finishAnswers, ask, signal, 'cancel');
   }
   askSampling(ask: SamplingAsk, signal: AbortSignal): Promise<SamplingChoice> {
     this.samplings.push(ask);

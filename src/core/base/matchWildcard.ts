@@ -12,11 +12,12 @@ export function matchWildcard(pattern: string, text: string, options: { readonly
   let ti = 0;
   let star = -1;
   let resume = 0;
+  // Past the end of the pattern, p[pi] is undefined: no star, and equal to no character.
   while (ti < t.length) {
-    if (pi < p.length && p[pi] !== '*' && (p[pi] === t[ti] || (any && p[pi] === '?'))) {
+    if (p[pi] !== '*' && (p[pi] === t[ti] || (any && p[pi] === '?'))) {
       pi++;
       ti++;
-    } else if (pi < p.length && p[pi] === '*') {
+    } else if (p[pi] === '*') {
       star = pi++;
       resume = ti;
     } else if (star >= 0) {
@@ -26,6 +27,6 @@ export function matchWildcard(pattern: string, text: string, options: { readonly
       return false;
     }
   }
-  while (pi < p.length && p[pi] === '*') pi++;
+  while (p[pi] === '*') pi++;
   return pi === p.length;
 }

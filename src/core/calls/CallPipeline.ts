@@ -4,17 +4,19 @@ import { errorMessage } from '../base/errors';
 import type { Result } from '../base/result';
 import { McpCallError } from '../mcp/McpCallError';
 import type { McpCallOptions } from '../mcp/McpSession';
+import type { McpTaskCallContext } from '../tasks/taskHost';
 import { scanText } from '../permissions/scanPoisoning';
 import type { HookDecisionHint, ICallDecider, PermissionDecider, PermissionDecision, PoisoningHit } from '../permissions/types';
 import { formatToolResult } from '../tools/formatToolResult';
 import type { ResolvedTool, ToolRegistry } from '../tools/ToolRegistry';
 import { MCP_TOOL_NAME_PREFIX, sanitizeToolNamePart } from '../tools/McpToolNaming';
 import type { HarnessTool } from '../tools/types';
-import { CallHookRecord, hookContext, postToolUseStep, preToolUseStep } from './callHooks';
+import { hookContext, postToolUseStep, preToolUseStep } from './callHooks';
+import { CallReport } from './CallReport';
 import { outputCapFor, type OutputCapSettings } from './outputCap';
 import { callTimeouts, CALLER_DECIDES, describeDenial, describeUnansweredAsk, type CallTimeoutDefaults } from './callPolicy';
-import { auditBase, changedText, dedupeWarnings, failure, parseArguments, pick } from './callSteps';
-import type { HarnessCallResult, IToolCallHooks, ToolCallEvent, ToolCallOptions, ToolCallOutcome, ToolCallRequest, ToolCallState } from './types';
+import { auditEntry, CallSignal, changedText, failure, parseArguments } from './callSteps';
+import type { HarnessCallResult, IToolCallHooks, ToolCallOptions, ToolCallOutcome, ToolCallRequest, ToolCallState } from './types';
 
 /** What the pipeline needs of a server's connection. */
 export interface ICallConnection {
@@ -43,22 +45,15 @@ export interface CallPipelineOptions {
   readonly hooks?: IToolCallHooks;
 }
 
-type Emit = (patch: Partial<ToolCallEvent> & Pick<ToolCallEvent, 'state'>) => void;
-type End = (state: ToolCallOutcome['state'], result: HarnessCallResult, extra?: Partial<ToolCallOutcome>) => ToolCallOutcome;
-
 /** A call that was allowed: what the rest of the pipeline needs of it. */
 interface DecidedCall {
-  readonly callId: string;
+  readonly report: CallReport;
   readonly tool: HarnessTool;
   readonly input: Record<string, unknown>;
   readonly options: ToolCallOptions;
-  readonly signal: AbortSignal;
+  readonly stop: CallSignal;
   readonly decider: PermissionDecider;
   readonly waitMs: number | undefined;
-  readonly audit: ReturnType<typeof auditBase> & { readonly waitedMs?: number };
-  readonly emit: Emit;
-  readonly end: End;
-  readonly hooked: CallHookRecord;
 }
 
 /**
@@ -77,91 +72,72 @@ export class CallPipeline {
 
   /** Runs one call. Never rejects for expected failures: they come back as `isError` outcomes. */
   async callTool(request: ToolCallRequest, options: ToolCallOptions = {}): Promise<ToolCallOutcome> {
-    const callId = options.callId ?? randomUUID();
-    let args: unknown = request.arguments;
-    let tool: HarnessTool | undefined;
-    // Stryker disable next-line all: only a seed; every emit sets each of these fields again
-    let last: ToolCallEvent = { callId, toolName: request.name, arguments: args ?? {}, state: 'running' };
-    const hooked = new CallHookRecord(options.audit);
-    const emit: Emit = (patch) => {
-      // A question belongs to its waiting state only, progress to its running state.
-      const { permission: _asked, progress: _progress, ...rest } = last;
-      // Warnings add up: the definition's, then the result's.
-      const warnings = dedupeWarnings([...(last.warnings ?? []), ...(patch.warnings ?? [])]);
-      last = { ...rest, ...(tool ? { tool } : {}), arguments: args ?? {}, ...patch, ...(warnings.length ? { warnings } : {}) };
-      try {
-        // Stryker disable next-line OptionalChaining: without a listener the call throws, and the catch below swallows it
-        options.onEvent?.(last);
-      } catch {
-        // A host's listener must not break the call.
-      }
-    };
-    const end: End = (state, result, extra = {}) => {
-      emit({ state, output: result.text, ...pick(extra), ...(extra.warnings?.length ? { warnings: extra.warnings } : {}) });
-      return { ...result, callId, state, ...(tool ? { tool } : {}), ...extra, ...hooked.fields(), warnings: last.warnings ?? [] };
-    };
-
+    const report = new CallReport(options.callId ?? randomUUID(), request.name, request.arguments, options);
     const parsed = parseArguments(request);
-    if (!parsed.ok) return end('error', failure('invalid_arguments', `The arguments for "${request.name}" are ${parsed.error}. Send the arguments as one JSON object.`));
-    args = parsed.value;
+    if (!parsed.ok) return report.end('error', failure('invalid_arguments', `The arguments for "${request.name}" are ${parsed.error}. Send the arguments as one JSON object.`));
+    let input = parsed.value;
+    report.args = input;
     const resolved = await this._lookUp(request.name, options);
     if (!resolved.ok) {
-      options.audit?.denied({ ...auditBase(request.name, undefined, args, options.client), decider: CALLER_DECIDES, reason: 'not offered' });
-      return end('error', resolved.error);
+      options.audit?.denied(auditEntry(request.name, undefined, input, options.client, { decider: CALLER_DECIDES, reason: 'not offered' }));
+      return report.end('error', resolved.error);
     }
-    tool = resolved.value.tool;
-    let input = args as Record<string, unknown>;
+    const tool = (report.tool = resolved.value.tool);
     const invalid = this._o.registry.validateArguments(tool, input);
-    if (invalid) return end('error', failure('invalid_arguments', invalid));
-    const signal = options.signal ?? new AbortController().signal;
-    if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'));
+    if (invalid) return report.end('error', failure('invalid_arguments', invalid));
+    const stop = new CallSignal(options.signal);
+    if (stop.aborted) return report.end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'));
 
     let hint: HookDecisionHint | undefined;
-    if (this._o.hooks) {
-      const pre = await preToolUseStep(this._o.hooks, hookContext(callId, tool, input, signal, options), this._o.registry, hooked, options);
-      if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'));
-      if ('end' in pre) return end(pre.end.state, pre.end.result, pre.end.decider ? { decider: pre.end.decider } : {});
-      args = input = pre.input;
+    const preHooks = this._hooksFor('PreToolUse', tool);
+    if (preHooks) {
+      const pre = await preToolUseStep(preHooks, hookContext(report.callId, tool, input, stop.signal, options), this._o.registry, report.hooked, options);
+      if (stop.aborted) return report.end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'));
+      if ('end' in pre) return report.end(pre.end.state, pre.end.result, pre.end.decider ? { decider: pre.end.decider } : {});
+      report.args = input = pre.input;
       hint = pre.hint;
     }
-    const decided = await this._decide(callId, tool, input, options.decider ?? CALLER, signal, emit, hint);
+    const decider = options.decider ?? CALLER;
+    // The caller's own decision needs no wait and no question: it is made in place.
+    const decided = decider === CALLER ? { decision: callerDecision(hint), waitMs: undefined } : await this._decide(report, tool, input, decider, stop, hint);
     const decision = decided.decision;
     const waitMs = decided.waitMs;
-    const audit = { ...auditBase(tool.name, tool, input, options.client), ...(waitMs !== undefined ? { waitedMs: Math.round(waitMs) } : {}) };
     if (decision.outcome === 'deny') {
-      options.audit?.denied({ ...audit, decider: decision.decider, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) });
-      if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it was approved.'), { decider: decision.decider, waitMs });
-      return end('denied', failure('denied', describeDenial(decision)), { decider: decision.decider, waitMs });
+      options.audit?.denied(auditEntry(tool.name, tool, input, options.client, { ...decision, waitMs }));
+      if (stop.aborted) return report.end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it was approved.'), { decider: decision.decider, waitMs });
+      return report.end('denied', failure('denied', describeDenial(decision)), { decider: decision.decider, waitMs });
     }
-    if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'), { decider: decision.decider, waitMs });
+    if (stop.aborted) return report.end('cancelled', failure('cancelled', 'Cancelled: the call was stopped before it ran.'), { decider: decision.decider, waitMs });
 
-    return this._run({ callId, tool, input, options, signal, decider: decision.decider, waitMs, audit, emit, end, hooked });
+    return this._run({ report, tool, input, options, stop, decider: decision.decider, waitMs });
   }
 
   /** The decided call: exactly the tool decided on (or nothing), audited, then its result through the PostToolUse hooks and the scan. */
   private async _run(c: DecidedCall): Promise<ToolCallOutcome> {
-    const { tool, input, options, signal, decider, waitMs, audit, emit, end } = c;
+    const { report, tool, input, options, stop, decider, waitMs } = c;
     // Exactly what was decided on, or nothing: the name is never looked up again.
     const target = this._o.registry.resolveIdentity(tool);
     if (!target || (options.available && !options.available(target.tool))) {
-      options.audit?.denied({ ...audit, decider, reason: 'the tool changed since it was approved' });
-      return end('error', failure('tool_changed', changedText(tool)), { decider, waitMs });
+      options.audit?.denied(auditEntry(tool.name, tool, input, options.client, { decider, waitMs, reason: 'the tool changed since it was approved' }));
+      return report.end('error', failure('tool_changed', changedText(tool)), { decider, waitMs });
     }
-    emit({ state: 'running', decider, ...(waitMs !== undefined ? { waitMs } : {}) });
-    const auditId = options.audit?.start({ ...audit, decider });
+    report.emit({ state: 'running', decider, ...(waitMs !== undefined ? { waitMs } : {}) });
+    // Audit entries are made only for an audit log (an argument after `?.` is not evaluated without one).
+    const auditId = options.audit?.start(auditEntry(tool.name, tool, input, options.client, { decider, waitMs }));
     const started = this._now();
-    let result = await this._invoke(target, input, options, signal, (progress) => emit({ state: 'running', progress }));
+    let result = await this._invoke(target, input, options, stop, report.progress, taskContext(c));
     const runMs = this._now() - started;
-    const cancelled = signal.aborted;
+    const cancelled = stop.aborted;
     const outcome = cancelled ? 'cancelled' : result.isError ? 'error' : 'ok';
     if (auditId !== undefined) options.audit?.end(auditId, { outcome, outputChars: result.text.length, ...(result.isError ? { error: (this._o.mask?.(result.text) ?? result.text).slice(0, 500) } : {}) });
-    if (cancelled) return end('cancelled', { ...result, isError: true, errorKind: 'cancelled', text: 'Cancelled: the call was stopped while it ran.' }, { decider, waitMs, runMs });
-    if (this._o.hooks && (!result.isError || result.errorKind === 'tool_error')) {
-      result = await postToolUseStep(this._o.hooks, { ...hookContext(c.callId, tool, input, signal, options), result }, c.hooked, outputCapFor(tool, this._o.defaults()));
-      if (signal.aborted) return end('cancelled', failure('cancelled', 'Cancelled: the call was stopped while its hooks ran.'), { decider, waitMs, runMs });
+    if (cancelled) return report.end('cancelled', { ...result, isError: true, errorKind: 'cancelled', text: 'Cancelled: the call was stopped while it ran.' }, { decider, waitMs, runMs });
+    const postHooks = !result.isError || result.errorKind === 'tool_error' ? this._hooksFor('PostToolUse', tool) : undefined;
+    if (postHooks) {
+      result = await postToolUseStep(postHooks, { ...hookContext(report.callId, tool, input, stop.signal, options), result }, report.hooked, outputCapFor(tool, this._o.defaults()));
+      if (stop.aborted) return report.end('cancelled', failure('cancelled', 'Cancelled: the call was stopped while its hooks ran.'), { decider, waitMs, runMs });
     }
     const warnings: PoisoningHit[] = scanText(result.text, 'result');
-    return end(result.isError ? 'error' : 'done', result, { decider, waitMs, runMs, warnings });
+    return report.end(result.isError ? 'error' : 'done', result, { decider, waitMs, runMs, warnings });
   }
 
   /**
@@ -202,24 +178,26 @@ export class CallPipeline {
   }
 
   private async _decide(
-    callId: string,
+    report: CallReport,
     tool: HarnessTool,
     args: Record<string, unknown>,
     decider: ICallDecider,
-    signal: AbortSignal,
-    emit: Emit,
+    stop: CallSignal,
     hook: HookDecisionHint | undefined,
   ): Promise<{ decision: PermissionDecision; waitMs?: number }> {
     let askedAt: number | undefined;
     let decision: PermissionDecision;
     try {
       decision = await decider.decide(
-        { callId, tool, arguments: args, ...(hook ? { hook } : {}) },
+        { callId: report.callId, tool, arguments: args, ...(hook ? { hook } : {}) },
         {
-          signal,
+          // Made only if the decider looks at it: the caller's own decision never does.
+          get signal() {
+            return stop.signal;
+          },
           onAsk: (permission) => {
             askedAt = this._now();
-            emit({ state: 'waiting_for_approval', permission, ...(permission.warnings.length ? { warnings: permission.warnings } : {}) });
+            report.emit({ state: 'waiting_for_approval', permission, ...(permission.warnings.length ? { warnings: permission.warnings } : {}) });
           },
         },
       );
@@ -234,13 +212,14 @@ export class CallPipeline {
     target: ResolvedTool,
     args: Record<string, unknown>,
     options: ToolCallOptions,
-    signal: AbortSignal,
+    stop: CallSignal,
     onProgress: (progress: { progress: number; total?: number; message?: string }) => void,
+    task: McpTaskCallContext,
   ): Promise<HarnessCallResult> {
     const defaults = this._o.defaults();
     if (target.kind === 'builtin') {
       try {
-        const result = await target.builtin.invoke(args, { signal });
+        const result = await target.builtin.invoke(args, { signal: stop.signal });
         return result.isError ? { ...result, errorKind: 'tool_error' } : result;
       } catch (err) {
         return failure('tool_error', `${target.tool.name} failed: ${errorMessage(err)}`);
@@ -250,7 +229,8 @@ export class CallPipeline {
     const connection = this._o.connection(server);
     if (!connection) return failure('unavailable', `server "${server}" is no longer configured`);
     try {
-      const raw = await connection.callTool(target.tool.originalName, args, { signal, onProgress, ...callTimeouts(connection.definition, defaults, options.timeoutMs) });
+      const { timeoutMs, maxTotalTimeoutMs } = callTimeouts(connection.definition, defaults, options.timeoutMs);
+      const raw = await connection.callTool(target.tool.originalName, args, { signal: stop.given, onProgress, timeoutMs, maxTotalTimeoutMs, task });
       const result = formatToolResult(raw, { maxOutputChars: outputCapFor(target.tool, defaults) });
       return result.isError ? { ...result, errorKind: 'tool_error' } : result;
     } catch (err) {
@@ -260,9 +240,22 @@ export class CallPipeline {
     }
   }
 
+  /** The hooks, when any of `event` matches `tool` now (most calls have none: the step is left out, with its waits). */
+  private _hooksFor(event: 'PreToolUse' | 'PostToolUse', tool: HarnessTool): IToolCallHooks | undefined {
+    const hooks = this._o.hooks;
+    return hooks && hooks.matches?.(event, tool) !== false ? hooks : undefined;
+  }
+
   private _now(): number {
     return this._o.now?.() ?? performance.now();
   }
+}
+
+/** What a call that becomes a task keeps (where it came from: its result may arrive after a restart), and its card's task line. */
+function taskContext(c: DecidedCall): McpTaskCallContext {
+  const { options } = c;
+  const origin = { callId: c.report.callId, ...(options.conversationId !== undefined ? { conversationId: options.conversationId } : {}), ...(options.modelCallId !== undefined ? { modelCallId: options.modelCallId } : {}) };
+  return { origin, ...(options.detachTask ? { detach: true } : {}), onTask: (task) => c.report.emit({ state: 'running', task }) };
 }
 
 /** Waits until `connection` is settled, `ms` pass or `signal` aborts, whichever comes first. */
@@ -292,8 +285,10 @@ async function settledWithin(connection: ICallConnection, ms: number, signal: Ab
  * The default decider: whoever made the call decided (the CLI's `call`, a library host). A hook
  * that asks for a person is answered no: this caller has no one to ask.
  */
-const CALLER: ICallDecider = {
-  decide: async (call) => (call.hook?.decision === 'ask' ? { outcome: 'deny', decider: { by: 'hook', hook: call.hook.hook }, reason: describeUnansweredAsk(call.hook) } : { outcome: 'allow', decider: CALLER_DECIDES }),
-};
+const CALLER: ICallDecider = { decide: async (call) => callerDecision(call.hook) };
+
+function callerDecision(hook: HookDecisionHint | undefined): PermissionDecision {
+  return hook?.decision === 'ask' ? { outcome: 'deny', decider: { by: 'hook', hook: hook.hook }, reason: describeUnansweredAsk(hook) } : { outcome: 'allow', decider: CALLER_DECIDES };
+}
 
 export type { ToolCallState };

@@ -3,7 +3,7 @@ import type { HookDecisionHint, PermissionDecider } from '../permissions/types';
 import { DEFAULT_MAX_OUTPUT_CHARS, formatToolResult } from '../tools/formatToolResult';
 import type { ToolRegistry } from '../tools/ToolRegistry';
 import type { HarnessTool } from '../tools/types';
-import { auditBase, failure } from './callSteps';
+import { auditEntry, failure } from './callSteps';
 import type { HarnessCallResult, HookNote, IToolCallHooks, PostToolUseVerdict, PreToolUseVerdict, ToolCallOptions, ToolCallOutcome, ToolHookContext } from './types';
 
 /** What the hooks of one call added up to, for its outcome: notes for the model, messages for the user, a stop. */
@@ -54,7 +54,7 @@ export async function preToolUseStep(
   record.add(verdict);
   if (verdict.outcome === 'go') return goOn(verdict, tool, registry, context.arguments as Record<string, unknown>);
   const decider: PermissionDecider = { by: 'hook', hook: verdict.hook };
-  options.audit?.denied({ ...auditBase(tool.name, tool, context.arguments, options.client), decider, reason: verdict.reason });
+  options.audit?.denied(auditEntry(tool.name, tool, context.arguments, options.client, { decider, reason: verdict.reason }));
   if (verdict.outcome === 'deny') return { end: { state: 'denied', decider, result: failure('denied', `Not run: blocked by the PreToolUse hook "${verdict.hook}": ${verdict.reason}`) } };
   const text = `Not run: ${verdict.reason}. Calls this hook guards do not run while it fails (unless it is marked "onError": "continue").`;
   return { end: { state: 'error', decider, result: failure('hook_failed', text) } };

@@ -2,6 +2,7 @@ import type { McpCallFailureKind } from '../mcp/McpCallError';
 import type { AuditClient, AuditHookEntry, IAuditSink } from '../permissions/AuditLog';
 import type { ICallDecider, PermissionDecider, PermissionRequest, PoisoningHit } from '../permissions/types';
 import type { HarnessTool, McpContentBlock, ToolCallResult } from '../tools/types';
+import type { HarnessTask } from '../tasks/taskTypes';
 
 /** States of a call, as its card shows them. */
 export type ToolCallState = 'waiting_for_approval' | 'running' | 'done' | 'error' | 'denied' | 'cancelled';
@@ -56,6 +57,11 @@ export interface ToolCallEvent {
   readonly waitMs?: number;
   /** Poisoning-scan hits: the definition while waiting for approval, the result when done. */
   readonly warnings?: readonly PoisoningHit[];
+  /** Once it ran (done, or the tool's own error): the result as the server sent it, for a card that renders it (MCP Apps). */
+  readonly result?: Pick<HarnessCallResult, 'isError' | 'content' | 'structuredContent'>;
+
+  /** The call came back as a task: its state (kept in the events after it, the last one included). */
+  readonly task?: HarnessTask;
 }
 
 /** How a call ended: the result and everything the card shows. */
@@ -101,6 +107,10 @@ export interface ToolCallOptions {
   readonly callId?: string;
   /** The conversation the call belongs to (hooks get it as `session_id`). */
   readonly conversationId?: string;
+  /** The model's id of the call, kept with a task it becomes (its result answers that id). */
+  readonly modelCallId?: string;
+  /** Return as soon as the call became a task; the task keeps running and is followed in the background. */
+  readonly detachTask?: boolean;
   onEvent?(event: ToolCallEvent): void;
 }
 
@@ -157,6 +167,11 @@ export type PostToolUseVerdict =
 
 /** The hooks the pipeline runs around each call: before the decision, and after the call. */
 export interface IToolCallHooks {
+  /**
+   * Whether any hook of `event` matches `tool` now (one that may not run counts: its skip is
+   * reported). When this says no, the pipeline leaves that step out: nothing would run or be said.
+   */
+  matches?(event: 'PreToolUse' | 'PostToolUse', tool: HarnessTool): boolean;
   preToolUse(context: ToolHookContext): Promise<PreToolUseVerdict>;
   postToolUse(context: ToolHookContext & { readonly result: HarnessCallResult }): Promise<PostToolUseVerdict>;
 }

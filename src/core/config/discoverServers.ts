@@ -44,8 +44,8 @@ export async function discoverServers(options: McpDiscoverOptions = {}): Promise
 /** Parses one discovered file's text (exported for hosts that hold the text themselves). */
 export function parseDiscoveredText(text: string, location: McpDiscoveryLocation, workspaceFolder?: string): McpConfigLoadResult {
   const read = readConfigDocument(text, location.file);
-  if (!read.ok) return read.result;
-  const { document, locator } = read;
+  if (!read.ok) return read.error;
+  const { document, locator } = read.value;
   const top: McpParseScope = { file: location.file, source: location.source, workspaceFolder, path: '', segments: [], locator, inputs: [] };
   const parsedInputs = location.inputs ? parseInputs(document.inputs, childScope(top, 'inputs')) : { inputs: [], errors: [] };
   const servers: McpServerDefinition[] = [];

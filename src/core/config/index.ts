@@ -20,6 +20,7 @@ export { parseDotenv } from './parseDotenv';
 export { definitionFingerprint } from './definitionFingerprint';
 export { setServerInConfigText, removeServerFromConfigText, serversKeyFor, isEditableConfigText } from './editConfigText';
 export { describeLaunch, redactArgs, redactEnv, redactHeaders, redactUrl, looksSecret } from './describeDefinition';
+export { describeSandbox } from './describeSandbox';
 export { splitCommandLine } from './splitCommandLine';
 export { parseServeConfigText, loadServeConfig } from './parseServeConfig';
 export type { McpServeConfig, McpServeConfigLoadResult, McpServeConfigParseResult, McpServeEntry, McpServeSource } from './parseServeConfig';

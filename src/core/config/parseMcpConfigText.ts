@@ -6,13 +6,12 @@ import { parseInputs } from './parseInputs';
 import { childScope, McpParseScope } from './parseScope';
 import { parseServerMap } from './parseServerMap';
 import type { McpConfigLoadResult, McpConfigSource } from './types';
+import { fail, ok, type Result } from '../base/result';
 
 const EMPTY: McpConfigLoadResult = { servers: [], errors: [] };
 
 /** A config file's text as a JSON object, or what to return instead (a syntax error, or nothing). */
-export type McpConfigDocument =
-  | { readonly ok: true; readonly document: Record<string, unknown>; readonly locator: JsonLocator }
-  | { readonly ok: false; readonly result: McpConfigLoadResult };
+export type McpConfigDocument = Result<{ readonly document: Record<string, unknown>; readonly locator: JsonLocator }, McpConfigLoadResult>;
 
 /**
  * Parses a config file's text into its top-level object. A syntax error is reported with its
@@ -26,26 +25,26 @@ export function readConfigDocument(text: string, file: string): McpConfigDocumen
   const tooDeep = findExcessNesting(text);
   if (tooDeep !== undefined) {
     const message = `nested deeper than ${MAX_CONFIG_NESTING} levels of objects and arrays`;
-    return { ok: false, result: { servers: [], errors: [{ file, ...new JsonLocator(text, undefined).positionAt(tooDeep), message }] } };
+    return fail({ servers: [], errors: [{ file, ...new JsonLocator(text, undefined).positionAt(tooDeep), message }] });
   }
   const syntaxErrors: ParseError[] = [];
   const root = parseTree(text, syntaxErrors, { allowTrailingComma: true, disallowComments: false });
   const locator = new JsonLocator(text, root);
   if (syntaxErrors.length > 0) {
     if (stripComments(text).trim() === '') {
-      return { ok: false, result: EMPTY }; // An empty (or comments-only) file configures nothing.
+      return fail(EMPTY); // An empty (or comments-only) file configures nothing.
     }
     // Later syntax errors are usually knock-on effects of the first.
     const first = syntaxErrors[0];
     const message = `syntax error: ${printParseErrorCode(first.error)}`;
-    return { ok: false, result: { servers: [], errors: [{ file, ...locator.positionAt(first.offset), message }] } };
+    return fail({ servers: [], errors: [{ file, ...locator.positionAt(first.offset), message }] });
   }
   const document: unknown = root ? getNodeValue(root) : undefined;
   if (!isJsonObject(document)) {
     const message = `expected object at top level, got ${kindOf(document)}`;
-    return { ok: false, result: { servers: [], errors: [{ file, ...locator.positionAt(root?.offset ?? 0), message }] } };
+    return fail({ servers: [], errors: [{ file, ...locator.positionAt(root?.offset ?? 0), message }] });
   }
-  return { ok: true, document, locator };
+  return ok({ document, locator });
 }
 
 /**
@@ -67,9 +66,9 @@ export function parseMcpConfigText(
 ): McpConfigLoadResult {
   const read = readConfigDocument(text, file);
   if (!read.ok) {
-    return read.result;
+    return read.error;
   }
-  const { document, locator } = read;
+  const { document, locator } = read.value;
   const key = serversKey(source, document);
   if (key === undefined) {
     return source === 'explicit'

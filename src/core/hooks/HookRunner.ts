@@ -4,6 +4,7 @@ import { Disposable } from '../base/lifecycle';
 import type { HookDefinition, HookEventName } from '../config/hookTypes';
 import type { IToolCallHooks, PostToolUseVerdict, PreToolUseVerdict, ToolHookContext, HarnessCallResult } from '../calls/types';
 import type { AuditClient, AuditHookEntry } from '../permissions/AuditLog';
+import type { HarnessTool } from '../tools/types';
 import { redactSecrets } from '../permissions/redactSecrets';
 import { foldPostToolUse, foldPreToolUse, foldPrompt, foldSession, type ChatPromptVerdict, type ChatSessionVerdict, type HookStep } from './foldHookRuns';
 import { toolEventInput, type HookCommonInput } from './hookInput';
@@ -74,12 +75,16 @@ export class HookRunner extends Disposable implements IToolCallHooks {
     this._onDidChange.fire();
   }
 
+  matches(event: 'PreToolUse' | 'PostToolUse', tool: HarnessTool): boolean {
+    return this._hooks.length > 0 && this._tool(event, tool).length > 0;
+  }
+
   async preToolUse(context: ToolHookContext): Promise<PreToolUseVerdict> {
-    return foldPreToolUse(this._tool('PreToolUse', context), context.arguments, (hook, args) => this._toolStep(hook, 'PreToolUse', { ...context, arguments: args }));
+    return foldPreToolUse(this._tool('PreToolUse', context.tool), context.arguments, (hook, args) => this._toolStep(hook, 'PreToolUse', { ...context, arguments: args }));
   }
 
   async postToolUse(context: ToolHookContext & { readonly result: HarnessCallResult }): Promise<PostToolUseVerdict> {
-    return foldPostToolUse(this._tool('PostToolUse', context), context.result, (hook, response) => this._toolStep(hook, 'PostToolUse', context, response));
+    return foldPostToolUse(this._tool('PostToolUse', context.tool), context.result, (hook, response) => this._toolStep(hook, 'PostToolUse', context, response));
   }
 
   /** UserPromptSubmit: may add context for the model, or refuse the prompt. */
@@ -98,8 +103,7 @@ export class HookRunner extends Disposable implements IToolCallHooks {
     );
   }
 
-  private _tool(event: 'PreToolUse' | 'PostToolUse', context: ToolHookContext): HookDefinition[] {
-    const { tool } = context;
+  private _tool(event: 'PreToolUse' | 'PostToolUse', tool: HarnessTool): HookDefinition[] {
     const subject = tool.server === undefined ? { name: tool.originalName } : { server: tool.server, name: tool.originalName };
     return this._matching(event, (m) => matchesToolHook(m, subject));
   }

@@ -64,7 +64,6 @@ function exitTwo(event: HookEventName, stderr: string): HookResponse {
     case 'PreToolUse':
       return { decision: 'deny', reason: stderr };
     case 'PostToolUse':
-      return { decision: 'block', reason: stderr };
     case 'UserPromptSubmit':
       return { decision: 'block', reason: stderr };
     case 'SessionStart':
@@ -169,5 +168,5 @@ function clip(text: string, max = MAX_REASON_CHARS): string {
 }
 
 function kindOf(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -17,6 +17,8 @@ export class McpCallError extends Error {
     readonly kind: McpCallFailureKind,
     message: string,
     readonly code?: number,
+    /** The JSON-RPC error's `data`, as the server sent it (e.g. the pages a -32042 error asks for). */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'McpCallError';

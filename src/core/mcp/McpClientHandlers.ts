@@ -11,6 +11,7 @@ import type {
   Root,
 } from '@modelcontextprotocol/client';
 import { clientCapabilities as answeringCapabilities } from '../requests/clientCapabilities';
+import { TASKS_EXTENSION } from '../tasks/taskTypes';
 import type { McpListKind } from './McpLists';
 
 /** Answers that a server may ask of the client. Absent handlers mean the capability is not declared. */
@@ -23,6 +24,8 @@ export interface IMcpClientHandlers {
   readonly samplingTools?: boolean;
   /** Workspace roots offered through `roots/list`. */
   roots?(): readonly Root[];
+  /** The host renders MCP Apps (the `io.modelcontextprotocol/ui` extension): declared so servers offer their UI tools. */
+  readonly apps?: boolean;
 }
 
 /** Where the session takes what a server tells it unasked. */
@@ -39,7 +42,8 @@ export interface IMcpNotificationSink {
 export function clientCapabilities(handlers: IMcpClientHandlers): ClientCapabilities {
   const capabilities: ClientCapabilities = answeringCapabilities(handlers);
   // Server skills (SEP-2640): listed and loaded on request, each file checked against its manifest.
-  capabilities.extensions = { [SKILLS_EXTENSION_ID]: {} };
+  // Tasks (SEP-2663): a 2026-07-28 server may answer a tool call with a task, which is followed to its end.
+  capabilities.extensions = { ...capabilities.extensions, [SKILLS_EXTENSION_ID]: {}, [TASKS_EXTENSION]: {} };
   return capabilities;
 }
 

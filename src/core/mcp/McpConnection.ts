@@ -18,6 +18,8 @@ import { McpTransportConnector, type IMcpTransportFactory } from './McpTransport
 import { hasAuthorizationHeader } from './mcpErrors';
 import { attemptsAfterDrop, gaveUpMessage, maxReconnects, nextReconnect, type ReconnectPolicy } from './reconnectPolicy';
 import { McpAuthRequiredError, type IMcpConnectAuth, type IMcpServerAuth } from '../auth/types';
+import type { IMcpTaskHost } from '../tasks/taskHost';
+import type { McpTaskClient } from '../tasks/McpTaskClient';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [1000, 2000, 4000];
@@ -61,6 +63,8 @@ export interface McpConnectionOptions {
   createTransports?(launch: McpResolvedLaunch, auth: IMcpConnectAuth | undefined, sink: McpTransportLogSink): IMcpTransportFactory;
   /** OAuth sign-in for HTTP servers (asking the user, the redirect, the token store); see `McpServerAuth`. */
   readonly auth?: IMcpServerAuth;
+  /** The harness's tasks: follows calls that come back as tasks (across reconnects), keeps the host's own. */
+  readonly tasks?: IMcpTaskHost;
 }
 
 /** Where a transport's own output goes: the server's stderr lines, and stdout lines that are not JSON-RPC. */
@@ -153,7 +157,7 @@ export class McpConnection extends Disposable {
   async stop(): Promise<void> {
     this._generation++;
     const opening = this._opening;
-    this._pending?.controller.abort(new Error('stopped'));
+    this._pending?.controller.abort();
     this._pending = undefined;
     // A session being opened ends itself once aborted; wait for its process to be gone too.
     await Promise.all([this._closeSession(), opening]);
@@ -196,7 +200,7 @@ export class McpConnection extends Disposable {
 
   /** Whether reconnect attempts never run out: remote servers come and go, a crashing process does not heal. */
   get retriesWithoutLimit(): boolean {
-    return (this._snapshot.transport ?? this._definition.type) !== 'stdio';
+    return this._snapshot.transport !== 'stdio';
   }
 
   /**
@@ -235,6 +239,11 @@ export class McpConnection extends Disposable {
   /** The Skills extension of the server's session, waiting for a starting server like {@link request}. */
   async skills(options: McpCallOptions): Promise<SkillsClient> {
     return (this._readySession() ?? (await this._sessionForCall(options))).skills;
+  }
+
+  /** The task operations of the server's session now, waiting for a starting or reconnecting server (up to `timeoutMs`). */
+  async taskClient(signal: AbortSignal, timeoutMs = DEFAULT_STARTUP_TIMEOUT_MS): Promise<McpTaskClient> {
+    return (this._readySession() ?? (await this._sessionForCall({ signal, timeoutMs, maxTotalTimeoutMs: timeoutMs }))).tasks;
   }
 
   override dispose(): void {
@@ -326,6 +335,8 @@ export class McpConnection extends Disposable {
           log: (level, source, message) => this._log(level, source, message),
           traceEnabled: () => this._o.traceEnabled(def.name),
           stderrTail: () => this._stderr.tail(),
+          tasks: this._o.tasks,
+          taskClient: (signal) => this.taskClient(signal),
         },
         controller.signal,
       );
@@ -357,7 +368,7 @@ export class McpConnection extends Disposable {
 
   private _install(session: McpSession): void {
     this._session = session;
-    this._sessionStore.add(session.onDidClose((reason) => this._onDropped(session, reason)));
+    this._sessionStore.add(session.onDidClose((reason) => this._onDropped(reason)));
     this._sessionStore.add(session.onDidChangeLists(() => this._update(this._listsOf(session))));
     this._sessionStore.add(session.onDidUpdateResource((uri) => this._onDidUpdateResource.fire(uri)));
     this._update({
@@ -379,8 +390,8 @@ export class McpConnection extends Disposable {
     return { tools, resources, resourceTemplates, prompts };
   }
 
-  private _onDropped(session: McpSession, reason: string): void {
-    if (session !== this._session) return;
+  private _onDropped(reason: string): void {
+    // Only the current session's listeners are registered: a replaced session's were disposed with it.
     const now = this._clock.now();
     const upFor = now - (this._snapshot.startedAt ?? now);
     this._session = undefined;
@@ -420,7 +431,7 @@ export class McpConnection extends Disposable {
       controller.signal.addEventListener('abort', onStop, { once: true });
       this._nextAttempt = { wake: () => wake.abort(), done: new Promise((resolve) => (attemptOver = resolve)) };
       try {
-        if (!controller.signal.aborted) await this._clock.sleep(waitMs, wake.signal);
+        await this._clock.sleep(waitMs, wake.signal);
         if (generation !== this._generation) return;
         this._update({ state: { kind: 'reconnecting', attempt, maxAttempts, reason: why } });
         const failure = await this._openSession(generation, controller);

@@ -1,6 +1,4 @@
 import {
-  ProtocolError,
-  ProtocolErrorCode,
   specTypeSchemas,
   type Client,
   type JsonSchemaValidator,
@@ -14,6 +12,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import * as z from 'zod/v4';
 import { errorMessage } from '../base/errors';
+import { isMethodNotFound } from './mcpErrors';
 
 export type McpListKind = 'tools' | 'resources' | 'prompts';
 
@@ -100,7 +99,7 @@ export class McpLists {
     try {
       return (await client.listTools(undefined, { signal, timeout: LIST_TIMEOUT_MS, cacheMode: 'refresh' })).tools;
     } catch (err) {
-      if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) return [];
+      if (isMethodNotFound(err)) return [];
       this._warn(`tools/list: the SDK refused the answer, listing page by page instead: ${errorMessage(err)}`);
       return undefined;
     }
@@ -133,18 +132,17 @@ export class McpLists {
     for (let page = 0; page < MAX_PAGES; page++) {
       let result: z.infer<typeof pageSchema>;
       try {
-        const params = cursor === undefined ? {} : { cursor };
-        result = await this._client().request({ method, params } as never, pageSchema, { signal, timeout: LIST_TIMEOUT_MS });
+        result = await this._client().request({ method, params: { cursor } } as never, pageSchema, { signal, timeout: LIST_TIMEOUT_MS });
       } catch (err) {
-        if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) return undefined;
+        if (isMethodNotFound(err)) return undefined;
         throw err;
       }
       for (const raw of result[key] as unknown[]) {
         const item = itemSchema['~standard'].validate(raw);
         if (item.issues === undefined) all.push(item.value);
-        else this._warn(`${method}: skipped an entry that breaks the MCP schema (${describeItem(raw)}): ${item.issues[0]?.message ?? 'invalid'}`);
+        else this._warn(`${method}: skipped an entry that breaks the MCP schema (${describeItem(raw)}): ${item.issues[0].message}`);
       }
-      cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
+      cursor = result.nextCursor as string | undefined; // the page schema checked it
       if (cursor === undefined) return all;
       if (seen.has(cursor)) {
         this._warn(`${method} repeated cursor ${JSON.stringify(cursor)}; stopping after ${page + 1} pages`);
@@ -163,5 +161,5 @@ function describeItem(raw: unknown): string {
 }
 
 function changed(before: readonly unknown[], after: readonly unknown[]): boolean {
-  return before.length !== after.length || JSON.stringify(before) !== JSON.stringify(after);
+  return JSON.stringify(before) !== JSON.stringify(after);
 }

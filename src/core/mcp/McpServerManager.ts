@@ -1,6 +1,6 @@
-import { Disposable, type IDisposable } from '../base/lifecycle';
+import { Disposable, DisposableStore } from '../base/lifecycle';
 import { Emitter, type Event } from '../base/event';
-import { definitionFingerprint } from '../config';
+import { definitionFingerprint } from '../config/definitionFingerprint';
 import type { McpServerDefinition } from '../config/types';
 import { McpConnection, type McpConnectionOptions } from './McpConnection';
 import type { McpLogEntry, McpServerSnapshot } from './McpServerSnapshot';
@@ -39,7 +39,7 @@ export class McpServerManager extends Disposable {
   /** A server said a subscribed resource changed (its own URI). */
   readonly onDidUpdateResource: Event<{ readonly server: string; readonly uri: string }> = this._onDidUpdateResource.event;
 
-  private readonly _connections = new Map<string, { connection: McpConnection; fingerprint: string; listeners: IDisposable[] }>();
+  private readonly _connections = new Map<string, { connection: McpConnection; fingerprint: string; listeners: DisposableStore }>();
   private _order: string[] = [];
   private _disposed = false;
 
@@ -49,7 +49,7 @@ export class McpServerManager extends Disposable {
 
   /** Snapshots of every server, in configuration order. */
   servers(): McpServerSnapshot[] {
-    return this._order.flatMap((name) => this._connections.get(name)?.connection.snapshot ?? []);
+    return this._order.map((name) => this._connections.get(name)!.connection.snapshot);
   }
 
   get(name: string): McpConnection | undefined {
@@ -137,7 +137,6 @@ export class McpServerManager extends Disposable {
 
   /** Stops every server and waits until every process it started is gone. */
   async shutdown(): Promise<void> {
-    if (this._disposed) return;
     this._disposed = true;
     const entries = [...this._connections.values()];
     this._connections.clear();
@@ -153,20 +152,19 @@ export class McpServerManager extends Disposable {
 
   private _create(def: McpServerDefinition, fingerprint: string): McpConnection {
     const connection = new McpConnection({ ...this._options, definition: def });
-    const listeners = [
-      connection.onDidChange((s) => this._onDidChangeServer.fire(s)),
-      connection.onDidLog((e) => this._onDidLog.fire(e)),
-      connection.onDidUpdateResource((uri) => this._onDidUpdateResource.fire({ server: def.name, uri })),
-    ];
+    const listeners = new DisposableStore();
+    listeners.add(connection.onDidChange((s) => this._onDidChangeServer.fire(s)));
+    listeners.add(connection.onDidLog((e) => this._onDidLog.fire(e)));
+    listeners.add(connection.onDidUpdateResource((uri) => this._onDidUpdateResource.fire({ server: def.name, uri })));
     this._connections.set(def.name, { connection, fingerprint, listeners });
     return connection;
   }
 
-  private async _retire(entry: { connection: McpConnection; listeners: IDisposable[] }): Promise<void> {
+  private async _retire(entry: { connection: McpConnection; listeners: DisposableStore }): Promise<void> {
     try {
       await entry.connection.stop();
     } finally {
-      for (const l of entry.listeners) l.dispose();
+      entry.listeners.dispose();
       entry.connection.dispose();
     }
   }

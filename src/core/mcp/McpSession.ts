@@ -3,7 +3,7 @@
 // liveness probes, the list-change stream, closing once): both act on the same client and
 // transport. Handlers, transports, error classification and OAuth live in their own files.
 import {
-  Client,
+  type Client,
   type CallToolResult,
   type Implementation,
   type JSONRPCMessage,
@@ -28,6 +28,13 @@ import { redactFormAnswers } from '../requests/redactAnswers';
 import { clientCapabilities, registerClientHandlers, type IMcpClientHandlers } from './McpClientHandlers';
 import { classifyCallError, explainStartFailure } from './mcpErrors';
 import type { IMcpTransportFactory } from './McpTransportConnector';
+import { McpTaskAwareClient } from '../tasks/McpTaskAwareClient';
+import { McpTaskClient } from '../tasks/McpTaskClient';
+import { McpClientTasks } from '../tasks/McpClientTasks';
+import { createdTaskFrom, McpTaskWire, type McpCreatedTask } from '../tasks/McpTaskWire';
+import { followTask } from '../tasks/McpTaskFollow';
+import { answerTaskInput } from '../tasks/answerTaskInput';
+import type { IMcpTaskHost, McpTaskCallContext } from '../tasks/taskHost';
 
 export interface McpSessionOptions {
   readonly name: string;
@@ -46,6 +53,10 @@ export interface McpSessionOptions {
   traceEnabled(): boolean;
   /** Tail of the server's stderr, for exit reasons. */
   stderrTail(): readonly string[];
+  /** Follows calls that come back as tasks and keeps the host's own tasks (default: followed by the call itself). */
+  readonly tasks?: IMcpTaskHost;
+  /** The server's task operations for a follow that outlives this session (default: this session's). */
+  taskClient?(signal: AbortSignal): Promise<McpTaskClient>;
 }
 
 export interface McpCallOptions {
@@ -53,6 +64,8 @@ export interface McpCallOptions {
   readonly timeoutMs: number;
   readonly maxTotalTimeoutMs: number;
   onProgress?(progress: { progress: number; total?: number; message?: string }): void;
+  /** For a call that may become a task: where it came from, whether to wait for it, and its states. */
+  readonly task?: McpTaskCallContext;
 }
 
 const LIST_DEBOUNCE_MS = 100;
@@ -91,9 +104,15 @@ export class McpSession {
   private _subscription: McpSubscription | undefined;
   private readonly _finishAuth = (callback: URLSearchParams) => this._factory.finishAuth(callback);
   private _skills: SkillsClient | undefined;
+  /** What the current transport saw of tasks, and this session's task operations over it. */
+  private _taskWire: McpTaskWire | undefined;
+  private _tasks!: McpTaskClient;
+  /** Servers' task-augmented requests, run as tasks of ours while this session lives. */
+  private readonly _clientTasks: McpClientTasks;
 
   private constructor(private readonly _o: McpSessionOptions) {
     this._lists = new McpLists(() => this._client, (m) => _o.log('warn', 'harness', m));
+    this._clientTasks = _o.tasks?.clientTasks(_o.name) ?? new McpClientTasks(_o.name);
   }
 
   /** Connects, initializes and lists. Rejects with a message fit for a user when anything fails. */
@@ -140,7 +159,7 @@ export class McpSession {
   }
   /** The revision this connection speaks: 2026-07-28 after `server/discover`, else what `initialize` agreed. */
   get protocolVersion(): string | undefined {
-    return this._client.getNegotiatedProtocolVersion() ?? this._transport?.protocolVersion;
+    return this._client.getNegotiatedProtocolVersion();
   }
   get lists(): McpLists {
     return this._lists;
@@ -152,18 +171,36 @@ export class McpSession {
   get closed(): boolean {
     return this._closed;
   }
+  /** The task operations of this session (`tasks/get`, `tasks/update`, `tasks/cancel`, ...), in its revision's vocabulary. */
+  get tasks(): McpTaskClient {
+    return this._tasks;
+  }
 
   /** Calls a tool by its original name. Rejects with {@link McpCallError} when no result came back. */
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
-    if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
+    if (this._closed) throw new McpCallError('connection_closed', this._closeReason!);
     try {
       // A server asking for more scopes mid-session (step-up) after an interactive sign-in: the user
       // is asked again (once for all calls refused together) and the call is made again.
       const attempt = () => this._callOnce(name, args, options);
       return await (this._auth ? this._auth.withStepUp(attempt, this._finishAuth, options.signal) : attempt());
     } catch (err) {
+      const created = createdTaskFrom(err);
+      if (created) return this._followTask(name, created, options);
       throw this._callFailed(err, options);
     }
+  }
+
+  /** A call that came back as a task: followed to its result (by the host's tasks when there are any), checked like any result. */
+  private async _followTask(name: string, created: McpCreatedTask, options: McpCallOptions): Promise<CallToolResult> {
+    const client = this._o.taskClient ?? (async () => this._tasks);
+    const tool = this._lists.tools.find((t) => t.name === name);
+    const call = { server: this._o.name, tool: name, title: tool?.title ?? tool?.annotations?.title ?? name, created, client, signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress, context: options.task };
+    const result = this._o.tasks
+      ? await this._o.tasks.follow(call)
+      : await followTask({ server: this._o.name, created, client, signal: options.signal, requestTimeoutMs: options.timeoutMs, onProgress: options.onProgress });
+    if (!options.task?.detach) this._checkOutput(name, result);
+    return result;
   }
 
   /**
@@ -174,7 +211,7 @@ export class McpSession {
     request: { method: M; params?: Record<string, unknown> },
     options: McpCallOptions,
   ): Promise<ResultTypeMap[M]> {
-    if (this._closed) throw new McpCallError('connection_closed', this._closeReason ?? 'connection closed');
+    if (this._closed) throw new McpCallError('connection_closed', this._closeReason!);
     try {
       return await this._client.request(request, {
         signal: options.signal,
@@ -196,12 +233,15 @@ export class McpSession {
     };
     const params = { name, arguments: args };
     // On 2026-07-28 the SDK's callTool adds the tool's Mcp-Param-* headers (from its listing).
-    const result =
-      this._client.getProtocolEra() === 'modern'
-        ? await this._client.callTool(params, requestOptions)
-        : await this._client.request({ method: 'tools/call', params }, requestOptions);
-    this._checkOutput(name, result as CallToolResult);
-    return result as CallToolResult;
+    if (this._client.getProtocolEra() === 'modern') return this._checked(name, await this._client.callTool(params, requestOptions));
+    // A 2025-11-25 server runs a tool that allows tasks as one when asked to (`task`); the server alone decides on 2026-07-28.
+    const asTask = McpTaskClient.serverSupports(this.capabilities, false) && McpTaskClient.allowsTask(this._lists.tools.find((t) => t.name === name));
+    return this._checked(name, await this._client.request({ method: 'tools/call', params: asTask ? { ...params, task: {} } : params }, requestOptions));
+  }
+
+  private _checked(name: string, result: CallToolResult): CallToolResult {
+    this._checkOutput(name, result);
+    return result;
   }
 
   /** Checks structured output against the tool's output schema, as the SDK's own client would. */
@@ -217,9 +257,13 @@ export class McpSession {
     }
   }
 
-  /** `notifications/roots/list_changed` to a 2025-era server (a 2026-07-28 one asks for roots with each request). */
+  /**
+   * `notifications/roots/list_changed` to a 2025-era server. The SDK sends it only where it means
+   * something: not when no roots were declared, not to a 2026-07-28 server (which asks for roots
+   * with each request), not once the connection closed.
+   */
   notifyRootsChanged(): void {
-    if (!this._closed && this._o.handlers.roots && this._client.getProtocolEra() !== 'modern') void this._client.sendRootsListChanged().catch(() => undefined);
+    void this._client.sendRootsListChanged().catch(() => undefined);
   }
 
   /** Ends the connection (for stdio: stdin closed, then SIGTERM and SIGKILL to the process group). */
@@ -303,9 +347,12 @@ export class McpSession {
     const inner = this._factory.create();
     this._client = this._createClient(mode, probeTimeoutMs);
     const trace = (dir: 'send' | 'receive', msg: JSONRPCMessage) => this._traceMessage(dir, msg);
+    this._taskWire?.dispose();
+    const wire = (this._taskWire = new McpTaskWire());
+    this._tasks = new McpTaskClient(this._client, wire, (request, signal) => answerTaskInput(this._o.handlers, this._o.name, request, signal));
     // The SDK tells a local pipe from HTTP by the transport's shape (`pid`, `stderr`).
     const transport =
-      this._factory.kind === 'stdio' ? new StdioTracingTransport(inner, this._o.traceEnabled, trace) : new TracingTransport(inner, this._o.traceEnabled, trace);
+      this._factory.kind === 'stdio' ? new StdioTracingTransport(inner, this._o.traceEnabled, trace, wire) : new TracingTransport(inner, this._o.traceEnabled, trace, wire);
     this._transport = transport;
     const client = this._client;
     let closedWhileHandshaking = false;
@@ -339,14 +386,15 @@ export class McpSession {
   }
 
   private _createClient(mode: VersionNegotiationMode, probeTimeoutMs: number | undefined): Client {
-    const client = new Client(this._o.clientInfo, {
+    const client = new McpTaskAwareClient(this._o.clientInfo, {
       capabilities: clientCapabilities(this._o.handlers),
       versionNegotiation: { mode, probe: probeTimeoutMs === undefined ? undefined : { timeoutMs: probeTimeoutMs } },
     });
+    client.attachTasks(this._clientTasks);
     registerClientHandlers(client, this._o.name, this._o.handlers, {
       listChanged: (kind) => this._scheduleRelist(kind),
       resourceUpdated: (uri) => {
-        if (!this._closed) this._onDidUpdateResource.fire(uri);
+        this._onDidUpdateResource.fire(uri); // a no-op once closed: the emitter is disposed
       },
       serverLog: (level, text) => this._o.log(mapLogLevel(level), 'server', text),
     });
@@ -354,7 +402,6 @@ export class McpSession {
   }
 
   private _scheduleRelist(kind: McpListKind): void {
-    if (this._closed) return;
     clearTimeout(this._relistTimers.get(kind));
     this._relistTimers.set(
       kind,
@@ -421,6 +468,7 @@ export class McpSession {
     this._subscription = undefined;
     this._auth?.dispose();
     this._auth = undefined;
+    this._clientTasks.dispose();
     this._closeReason = reason ?? 'connection closed';
     for (const timer of this._relistTimers.values()) clearTimeout(timer);
     this._relistTimers.clear();
@@ -431,7 +479,7 @@ export class McpSession {
   }
 
   private _describeTransportEnd(): string {
-    return this._transport ? this._factory.describeEnd(this._transport.inner, this._o.stderrTail()) : 'the server closed the connection';
+    return this._factory.describeEnd(this._transport!.inner, this._o.stderrTail());
   }
 
   private _traceMessage(direction: 'send' | 'receive', message: JSONRPCMessage): void {

@@ -199,17 +199,11 @@ export class McpStdioTransport implements Transport {
 
   private _onStdoutLine(line: string): void {
     if (line.trim() === '') return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      this._options.onStdoutNoise?.(line);
-      return;
-    }
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(parsed);
+      message = parseJSONRPCMessage(JSON.parse(line));
     } catch {
+      // Not JSON, or JSON that is not a JSON-RPC message: a log line on the wrong stream.
       this._options.onStdoutNoise?.(line);
       return;
     }
@@ -219,13 +213,8 @@ export class McpStdioTransport implements Transport {
   private _readStderr(child: ChildProcess): void {
     const splitter = new LineSplitter(1024 * 1024);
     const onLine = (line: string) => this._options.onStderrLine?.(line);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      try {
-        splitter.push(chunk, onLine);
-      } catch {
-        onLine('[a stderr line longer than 1 MB was dropped]');
-      }
-    });
+    const onTooLong = () => onLine('[a stderr line longer than 1 MB was dropped]');
+    child.stderr!.on('data', (chunk: Buffer) => splitter.push(chunk, onLine, onTooLong));
     child.stderr!.on('end', () => {
       const rest = splitter.flush();
       if (rest) onLine(rest);

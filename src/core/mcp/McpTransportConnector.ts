@@ -1,4 +1,4 @@
-import { SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type Transport } from '@modelcontextprotocol/client';
 import type { IMcpConnectAuth } from '../auth/types';
 import type { McpResolvedLaunch } from '../config';
 import type { McpTransportKind } from '../config/types';
@@ -47,6 +47,8 @@ export interface McpTransportConnectorOptions {
   readonly auth?: IMcpConnectAuth;
   readonly maxMessageBytes?: number;
   readonly shutdownGraceMs?: number;
+  /** Sends the HTTP transports' requests (default: the global `fetch`). */
+  readonly fetch?: FetchLike;
   onStderrLine(line: string): void;
   onStdoutNoise(line: string): void;
 }
@@ -83,7 +85,7 @@ export class McpTransportConnector implements IMcpTransportFactory {
     const url = new URL(launch.url!);
     const requestInit = { headers: { ...launch.headers } };
     const authProvider = auth?.provider;
-    const fetch = auth?.fetch(undefined, requestInit);
+    const fetch = auth?.fetch(this._o.fetch, requestInit) ?? this._o.fetch;
     if (this._kind === 'sse') return new SSEClientTransport(url, { requestInit, authProvider, fetch });
     return new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch, maxStepUpRetries: 2 });
   }

@@ -1,28 +1,35 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 
+/** Sees every message below the SDK; may keep an incoming one from it (see `McpTaskWire`). */
+export interface ITransportTap {
+  sent(message: JSONRPCMessage): void;
+  /** What to deliver to the SDK, or undefined to deliver nothing. */
+  received(message: JSONRPCMessage): JSONRPCMessage | undefined;
+}
+
 /**
- * Passes everything through to another transport, noting the negotiated protocol version and reporting each JSON-RPC message while
+ * Passes everything through to another transport, reporting each JSON-RPC message while
  * `enabled()` says so (a log at trace level). Costs one call per message when off.
  */
 export class TracingTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  /** The protocol version the client negotiated (the SDK reports it to the transport). */
-  protocolVersion: string | undefined;
   private _held: Array<[JSONRPCMessage, MessageExtraInfo | undefined]> = [];
 
   constructor(
     readonly inner: Transport,
     private readonly _enabled: () => boolean,
     private readonly _trace: (direction: 'send' | 'receive', message: JSONRPCMessage) => void,
+    private readonly _tap?: ITransportTap,
   ) {
     // After any response still held back (see _receive), so it is not lost to the close.
     inner.onclose = () => (this._held.length > 0 ? queueMicrotask(() => this.onclose?.()) : this.onclose?.());
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
       if (this._enabled()) this._trace('receive', message);
-      this._receive(message, extra);
+      const delivered = this._tap ? this._tap.received(message) : message;
+      if (delivered) this._receive(delivered, extra);
     };
   }
 
@@ -63,6 +70,7 @@ export class TracingTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this._enabled()) this._trace('send', message);
+    this._tap?.sent(message);
     return this.inner.send(message, options);
   }
 
@@ -71,7 +79,6 @@ export class TracingTransport implements Transport {
   }
 
   setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
     this.inner.setProtocolVersion?.(version);
   }
 }

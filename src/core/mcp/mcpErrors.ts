@@ -1,4 +1,4 @@
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import { describeError, findCause } from '../base/errors';
 import { isAuthFailure, McpAuthRequiredError, McpScopeRequiredError } from '../auth/types';
 import { McpCallError } from './McpCallError';
@@ -40,7 +40,7 @@ export function classifyCallError(err: unknown, ctx: CallFailureContext): CallFa
     return { error: new McpCallError('unavailable', 'sign-in required: the saved sign-in is no longer valid, sign in again'), session: 'end' };
   }
   if (err instanceof ProtocolError) {
-    return { error: new McpCallError('protocol', `server error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code) };
+    return { error: new McpCallError('protocol', `server error ${err.code}: ${err.message.replace(/^MCP error -?\d+: /, '')}`, err.code, err.data) };
   }
   const sdk = err instanceof SdkError ? classifySdkError(err, ctx) : undefined;
   if (sdk) return { error: sdk };
@@ -116,4 +116,21 @@ export function isProbeTimeout(err: unknown, probeTimeoutMs: number): boolean {
 /** Whether a connect failed because the server ended the connection on the version probe. */
 export function isProbeRefused(err: unknown): boolean {
   return err instanceof SdkError && err.code === SdkErrorCode.EraNegotiationFailed;
+}
+
+/**
+ * Whether the server answered that it has no such method (JSON-RPC -32601). Over Streamable HTTP a
+ * 2026-07-28 server sends that error as the body of a 404, which the SDK client reports as an HTTP
+ * failure carrying the body.
+ */
+export function isMethodNotFound(err: unknown): boolean {
+  if (err instanceof ProtocolError) return err.code === ProtocolErrorCode.MethodNotFound;
+  if (!(err instanceof SdkHttpError) || err.status !== 404) return false;
+  const text = (err.data as { text?: unknown } | undefined)?.text;
+  if (typeof text !== 'string') return false;
+  try {
+    return (JSON.parse(text) as { error?: { code?: unknown } }).error?.code === ProtocolErrorCode.MethodNotFound;
+  } catch {
+    return false;
+  }
 }

@@ -16,6 +16,8 @@ export interface AuditClient {
   readonly protocolVersion?: string;
   /** Peer address (HTTP). */
   readonly remoteAddress?: string;
+  /** Who the caller is by the OAuth access token it presented to the gateway (the token's subject). */
+  readonly user?: string;
 }
 
 /** The start of an MCP call, written before the request goes out. */

@@ -79,6 +79,7 @@ function defaultIsFile(p: string): boolean {
   try {
     return fs.statSync(p).isFile();
   } catch {
-    return false;
+    // Not there, or not ours to see.
   }
+  return false;
 }

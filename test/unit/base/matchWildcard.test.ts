@@ -19,6 +19,12 @@ describe('matchWildcard', () => {
     ['a.b', 'axb', false],
     ['(x)+[y]', '(x)+[y]', true],
     ['é*', 'éa', true],
+    ['*', '*x', true],
+    ['a*', '*a', false],
+    ['ab', 'abc', false],
+    ['abc', 'ab', false],
+    ['a**', 'a', true],
+    ['?', '', false, true],
   ])('%s against %s: %s', (pattern, text, expected, questionMark) => {
     expect(matchWildcard(pattern, text, { questionMark })).toBe(expected);
   });

@@ -73,7 +73,7 @@ describe('CallPipeline events: the one channel of a card', () => {
       { ...base, state: 'waiting_for_approval', permission, warnings: [hit] },
       { ...base, state: 'running', warnings: [hit], decider: { by: 'user', choice: 'once' }, waitMs: 100 },
       { ...base, state: 'running', warnings: [hit], decider: { by: 'user', choice: 'once' }, waitMs: 100, progress: { progress: 1, total: 2 } },
-      { ...base, state: 'done', warnings: [hit, resultHit], decider: { by: 'user', choice: 'once' }, waitMs: 100, output: 'done\u200B', runMs: 5 },
+      { ...base, state: 'done', warnings: [hit, resultHit], decider: { by: 'user', choice: 'once' }, waitMs: 100, output: 'done\u200B', runMs: 5, result: { isError: false, content: [{ type: 'text', text: 'done\u200B' }] } },
     ]);
     expect(outcome).toStrictEqual({
       isError: false,
@@ -265,7 +265,7 @@ describe('CallPipeline: every outcome, exactly', () => {
     const tool = registry.getTool('mcp__fx__echo')!;
     expect(events).toStrictEqual([
       { callId: 'c', toolName: 'mcp__fx__echo', tool, arguments: { text: 'hi' }, state: 'running', decider: { by: 'rule', rule: '*' } },
-      { callId: 'c', toolName: 'mcp__fx__echo', tool, arguments: { text: 'hi' }, state: 'done', decider: { by: 'rule', rule: '*' }, output: 'hi', runMs: 5 },
+      { callId: 'c', toolName: 'mcp__fx__echo', tool, arguments: { text: 'hi' }, state: 'done', decider: { by: 'rule', rule: '*' }, output: 'hi', runMs: 5, result: { isError: false, content: [{ type: 'text', text: 'hi' }] } },
     ]);
     events.length = 0;
     const deny: ICallDecider = { decide: async () => ({ outcome: 'deny', decider: { by: 'rule', rule: 'no' } }) };

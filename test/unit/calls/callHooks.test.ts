@@ -13,6 +13,7 @@ function run(hook: string, hookEvent: AuditHookEntry['hookEvent'] = 'PreToolUse'
 
 /** Hooks that answer what the test says and remember what they were told. */
 class ScriptedHooks implements IToolCallHooks {
+  matches?: IToolCallHooks['matches'];
   readonly pre: ToolHookContext[] = [];
   readonly post: Array<ToolHookContext & { readonly result: HarnessCallResult }> = [];
   constructor(
@@ -275,6 +276,39 @@ describe('call hooks in the pipeline', () => {
     const big = await setup(hooks).call({ name: 'mcp__fx__echo', arguments: { text: 'a' } }, {});
     expect(big.text.startsWith('y'.repeat(100_000))).toBe(true);
     expect(big.text.startsWith('y'.repeat(100_001))).toBe(false);
+  });
+
+  it('answers a hook that asks for a person with no when the caller decides, and lets an allow through', async () => {
+    const hooks = new ScriptedHooks({ ...NOTHING, outcome: 'go', decision: 'ask', hook: 'careful', reason: 'look first' });
+    const fx = setup(hooks);
+    const { sink, lines } = recordingAudit();
+    const asked = await fx.call({ name: 'mcp__fx__echo', arguments: { text: 'a' } }, { audit: sink });
+    expect(asked).toMatchObject({ state: 'denied', errorKind: 'denied', decider: { by: 'hook', hook: 'careful' } });
+    expect(asked.text).toBe('Not run: the PreToolUse hook "careful" asks for a person\'s confirmation (look first), and nobody can be asked here.');
+    expect(lines.map(([kind]) => kind)).toEqual(['denied']);
+    hooks.preVerdict = { ...NOTHING, outcome: 'go', decision: 'allow', hook: 'careful' };
+    expect(await fx.call({ name: 'mcp__fx__echo', arguments: { text: 'b' } }, { audit: sink })).toMatchObject({ state: 'done', text: 'said b', decider: { by: 'caller' } });
+    expect(lines.map(([kind]) => kind)).toEqual(['denied', 'start', 'end']);
+    expect(fx.calls).toHaveLength(1);
+  });
+
+  it('leaves out a step no hook of the tool has: nothing is asked of the hooks, and the call goes on the same', async () => {
+    const hooks = new ScriptedHooks({ ...NOTHING, outcome: 'deny', hook: 'pre', reason: 'never asked' });
+    const asked: string[] = [];
+    hooks.matches = (event, tool) => (asked.push(`${event} ${tool.name}`), event === 'PostToolUse');
+    hooks.postVerdict = { ...NOTHING, outcome: 'none', notes: [{ hook: 'post', text: 'seen' }] };
+    const fx = setup(hooks);
+    const outcome = await fx.call({ name: 'mcp__fx__echo', arguments: { text: 'a' } }, {});
+    expect(outcome).toMatchObject({ state: 'done', text: 'said a', hookNotes: [{ hook: 'post', text: 'seen' }] });
+    expect(asked).toEqual(['PreToolUse mcp__fx__echo', 'PostToolUse mcp__fx__echo']);
+    expect(hooks.pre).toEqual([]);
+    expect(hooks.post).toHaveLength(1);
+    expect(fx.calls).toHaveLength(1);
+    hooks.matches = () => false;
+    const plain = await fx.call({ name: 'mcp__fx__echo', arguments: { text: 'b' } }, {});
+    expect(plain).toMatchObject({ state: 'done', text: 'said b' });
+    expect(plain.hookNotes).toBeUndefined();
+    expect(hooks.post).toHaveLength(1);
   });
 
   it('says the call was cancelled when it was stopped while hooks ran', async () => {

@@ -48,3 +48,39 @@ describe('approval of a workspace hooks', () => {
     expect(untrusted.permit(hook('workspace'))).toBe(HOOK_NOT_TRUSTED);
   });
 });
+
+describe('approval of hooks, more', () => {
+  it('never holds back a hook from a file named on the command line', () => {
+    expect(approvals(false).a.permit(hook('explicit'))).toBeUndefined();
+  });
+
+  it('asks again when the event, matcher, error handling or file of a hook changes', async () => {
+    const { a } = approvals();
+    await a.approve([hook('workspace')]);
+    const base = hook('workspace');
+    expect(a.permit(base)).toBeUndefined();
+    for (const changed of [
+      { ...base, event: 'PostToolUse' as const },
+      { ...base, matcher: 'mcp__.*' },
+      { ...base, onError: 'continue' as const },
+      { ...base, origin: { ...base.origin, file: '/w/.claude/settings.json' } },
+    ]) {
+      expect(a.permit(changed)).toBe(HOOK_AWAITING_APPROVAL);
+    }
+  });
+
+  it('forgets pending hooks that are no longer configured, and stays quiet when none are left to ask about', async () => {
+    const { a, asked } = approvals();
+    const kept = hook('workspace', 'kept.sh');
+    a.permit(kept);
+    a.permit(hook('workspace', 'gone.sh'));
+    a.retain([kept]);
+    expect(a.pending()).toEqual([kept]);
+    await tick();
+    expect(asked).toEqual([[kept]]);
+    a.permit(hook('workspace', 'later.sh'));
+    a.retain([]);
+    await tick();
+    expect(asked).toHaveLength(1);
+  });
+});

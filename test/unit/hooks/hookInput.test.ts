@@ -42,3 +42,54 @@ describe('restoring what a hook could not see', () => {
     expect(restoreRedacted(updated, original)).toEqual({ apiKey: original.apiKey, header: 'Bearer [redacted] more', nested: original.nested, text: 'changed', extra: '[redacted]' });
   });
 });
+
+describe('what a tool hook reads, each part', () => {
+  const plain: HarnessTool = { name: 'read', description: '', inputSchema: { type: 'object' }, originalName: 'read', pin: 'y' };
+
+  it('names a built-in tool without a server, and leaves out what a PreToolUse has not got', () => {
+    expect(toolEventInput('PreToolUse', common, { callId: 'c', tool: plain, arguments: { path: 'a' } })).toStrictEqual({
+      ...common,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'read',
+      tool_input: { path: 'a' },
+      tool_use_id: 'c',
+      mcp_harness: { server: null, tool: 'read', exposed_name: 'read' },
+    });
+  });
+
+  it('gives the structured result and the client when there are some', () => {
+    const input = toolEventInput('PostToolUse', common, { callId: 'c', tool, arguments: {}, client: { name: 'ide', version: '1' } as never }, { content: [], text: '', isError: true, structuredContent: { n: 1 } });
+    expect(input.mcp_harness).toStrictEqual({ server: 'p.q', tool: 'echo', exposed_name: 'mcp__p_q__echo_2', result: { text: '', isError: true, structuredContent: { n: 1 } }, client: { name: 'ide', version: '1' } });
+  });
+
+  it('summarizes audio and resource blobs, and leaves other content and text resources alone', () => {
+    const content = [
+      { type: 'audio', data: 'AAAAAAAA', mimeType: 'audio/wav' },
+      { type: 'resource', resource: { uri: 'x://b', blob: 'AAAAAAAAAAAA', mimeType: 'application/zip' } },
+      { type: 'resource', resource: { uri: 'x://t', text: 'kept' } },
+      { type: 'image', mimeType: 'image/png' },
+      { type: 'resource_link', uri: 'x://l', name: 'l' },
+      { type: 'text', text: 'AAAA' },
+    ];
+    const input = toolEventInput('PostToolUse', common, { callId: 'c', tool, arguments: {} }, { content: content as never, text: '', isError: false });
+    expect(input.tool_response).toEqual([
+      { type: 'audio', data: '[6 bytes omitted]', mimeType: 'audio/wav' },
+      { type: 'resource', resource: { uri: 'x://b', blob: '[9 bytes omitted]', mimeType: 'application/zip' } },
+      content[2],
+      content[3],
+      content[4],
+      content[5],
+    ]);
+  });
+
+  it('restores inside lists and objects only where the shapes still match', () => {
+    const original = { keys: ['sk-abcdefghijklmnopqrstuvwx'], one: 'sk-abcdefghijklmnopqrstuvwx' };
+    const seen = redactSecrets(original) as { keys: string[]; one: string };
+    // The hook turned a list into an object and an object key into a list: nothing to restore there.
+    expect(restoreRedacted({ keys: { 0: seen.keys[0] }, one: [seen.one] }, original)).toEqual({ keys: { 0: '[redacted]' }, one: ['[redacted]'] });
+    expect(restoreRedacted([seen.one], original)).toEqual(['[redacted]']);
+    expect(restoreRedacted(null, original)).toBeNull();
+    expect(restoreRedacted('[redacted]', 'sk-abcdefghijklmnopqrstuvwx')).toBe('sk-abcdefghijklmnopqrstuvwx');
+    expect(restoreRedacted({ a: '[redacted]' }, ['sk-abcdefghijklmnopqrstuvwx'])).toEqual({ a: '[redacted]' });
+  });
+});

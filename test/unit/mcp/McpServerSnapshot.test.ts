@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseMcpConfigText } from '../../../src/core/config';
-import { describeReconnect, describeState, describeUnavailable, initialSnapshot, restingState, snapshotsEqual } from '../../../src/core/mcp/McpServerSnapshot';
+import { describeReconnect, describeState, describeUnavailable, initialSnapshot, isServingState, restingState, snapshotsEqual } from '../../../src/core/mcp/McpServerSnapshot';
+import { formatSeconds, mapLogLevel, truncate } from '../../../src/core/mcp/describe';
+import { McpCallError } from '../../../src/core/mcp/McpCallError';
 
 describe('describeState', () => {
   const now = 1_000_000;
@@ -67,5 +69,35 @@ describe('snapshots', () => {
     expect(describeUnavailable(def, { kind: 'error', message: 'm' }, 0)).toBe('server "s" is not running (error): m');
     expect(describeUnavailable(def, { kind: 'blocked', reason: 'r' }, 0)).toBe('server "s" is not running (blocked): r');
     expect(describeUnavailable(def, { kind: 'starting' }, 0)).toBe(`server "s" is not running (${describeState({ kind: 'starting' }, 0)})`);
+  });
+});
+
+describe('states in a word', () => {
+  it('names the plain states by their kind, and a sign-in by its reason', () => {
+    expect(['stopped', 'disabled', 'starting', 'running'].map((kind) => describeState({ kind } as never))).toEqual(['stopped', 'disabled', 'starting', 'running']);
+    expect(describeState({ kind: 'auth_required', reason: 'sign-in required' })).toBe('sign-in required');
+  });
+
+  it('offers tools of a running or reconnecting server only', () => {
+    expect(isServingState({ kind: 'running' })).toBe(true);
+    expect(isServingState({ kind: 'reconnecting', attempt: 1, reason: 'x' })).toBe(true);
+    for (const kind of ['stopped', 'starting', 'disabled'] as const) expect(isServingState({ kind })).toBe(false);
+    expect(isServingState({ kind: 'error', message: 'x' })).toBe(false);
+  });
+});
+
+describe('describe helpers', () => {
+  it('maps MCP log levels onto ours', () => {
+    expect(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].map(mapLogLevel)).toEqual(['debug', 'info', 'info', 'warn', 'error', 'error', 'error', 'error']);
+  });
+
+  it('cuts text only past its limit, and writes seconds for people', () => {
+    expect(truncate('abc', 3)).toBe('abc');
+    expect(truncate('abcd', 3)).toBe('abc…');
+    expect([formatSeconds(30_000), formatSeconds(1500), formatSeconds(50)]).toEqual(['30 s', '1.5 s', '0.1 s']);
+  });
+
+  it('names call errors as such', () => {
+    expect(new McpCallError('timeout', 'late', -32001)).toMatchObject({ name: 'McpCallError', kind: 'timeout', message: 'late', code: -32001 });
   });
 });

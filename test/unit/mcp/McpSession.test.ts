@@ -140,7 +140,13 @@ describe('McpSession over linked in-memory transports', () => {
     });
     const session = await opened;
     const server = f.servers[0].server;
-    expect(server.getClientCapabilities()).toEqual({ roots: { listChanged: true }, elicitation: { form: { applyDefaults: true } }, extensions: { 'io.modelcontextprotocol/skills': {} } });
+    expect(server.getClientCapabilities()).toEqual({
+      roots: { listChanged: true },
+      elicitation: { form: { applyDefaults: true } },
+      // An elicitation a server sends as a task is run as a task of the host's own.
+      tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } },
+      extensions: { 'io.modelcontextprotocol/skills': {}, 'io.modelcontextprotocol/tasks': {} },
+    });
     expect(await server.listRoots()).toEqual({ roots: [{ uri: 'file:///w', name: 'w' }] });
     const answer = await server.elicitInput({ mode: 'form', message: 'Go?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
     expect(answer).toEqual({ action: 'accept', content: { ok: true } });
@@ -153,10 +159,10 @@ describe('McpSession over linked in-memory transports', () => {
     await expect.poll(() => logs.filter((l) => /^\w+ server /.test(l))).toEqual(['warn server [db] {"slow":true}', 'info server plain']);
   });
 
-  it('declares no answering capabilities without handlers: only the skills extension, which needs none', async () => {
+  it('declares no answering capabilities without handlers: only the skills and tasks extensions, which need none', async () => {
     const { f } = factory();
     await open(f).opened;
-    expect(f.servers[0].server.getClientCapabilities()).toEqual({ extensions: { 'io.modelcontextprotocol/skills': {} } });
+    expect(f.servers[0].server.getClientCapabilities()).toEqual({ extensions: { 'io.modelcontextprotocol/skills': {}, 'io.modelcontextprotocol/tasks': {} } });
   });
 
   it('explains a handshake that never ends with the time it waited', async () => {

@@ -2,7 +2,7 @@ import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, Unauthor
 import { describe, expect, it } from 'vitest';
 import { McpAuthRequiredError, McpScopeRequiredError } from '../../../src/core/auth/types';
 import { McpCallError } from '../../../src/core/mcp/McpCallError';
-import { classifyCallError, explainStartFailure, hasAuthorizationHeader, isProbeRefused, isProbeTimeout, type CallFailureContext } from '../../../src/core/mcp/mcpErrors';
+import { classifyCallError, explainStartFailure, hasAuthorizationHeader, isMethodNotFound, isProbeRefused, isProbeTimeout, type CallFailureContext } from '../../../src/core/mcp/mcpErrors';
 
 const ctx: CallFailureContext = { aborted: false, timeoutMs: 1500, closeReason: undefined, usesOAuth: false };
 const http = (status: number) => new SdkHttpError(SdkErrorCode.SendFailed, `HTTP ${status}`, { status });
@@ -88,5 +88,21 @@ describe('small predicates', () => {
     expect(isProbeTimeout(new Error('t'), 3000)).toBe(false);
     expect(isProbeRefused(new SdkError(SdkErrorCode.EraNegotiationFailed, 'x'))).toBe(true);
     expect(isProbeRefused(new SdkError(SdkErrorCode.ConnectionClosed, 'x'))).toBe(false);
+  });
+});
+
+describe('isMethodNotFound', () => {
+  it('reads -32601 from a JSON-RPC error, or from the body of a 404, and nothing else', () => {
+    const notFound = (status: number, text: unknown) => new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing', { status, text } as never);
+    const body = (code: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code, message: 'x' } });
+    expect(isMethodNotFound(new ProtocolError(-32601, 'Method not found'))).toBe(true);
+    expect(isMethodNotFound(new ProtocolError(-32602, 'Invalid params'))).toBe(false);
+    expect(isMethodNotFound(notFound(404, body(-32601)))).toBe(true);
+    expect(isMethodNotFound(notFound(404, body(-32603)))).toBe(false);
+    expect(isMethodNotFound(notFound(400, body(-32601)))).toBe(false);
+    expect(isMethodNotFound(notFound(404, 'not json'))).toBe(false);
+    expect(isMethodNotFound(notFound(404, undefined))).toBe(false);
+    expect(isMethodNotFound(notFound(404, '{}'))).toBe(false);
+    expect(isMethodNotFound(new Error('Method not found'))).toBe(false);
   });
 });

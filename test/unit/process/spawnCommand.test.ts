@@ -9,6 +9,8 @@ const isFile = (p: string) => [...files].some((f) => f.toLowerCase() === p.toLow
 describe('buildSpawnPlan', () => {
   it('runs commands as they are outside Windows', () => {
     expect(buildSpawnPlan('npx', ['-y', 'pkg'], { platform: 'linux', env: {} })).toEqual({ file: 'npx', args: ['-y', 'pkg'], windowsVerbatimArguments: false });
+    // Even where a Windows lookup would find a batch shim.
+    expect(buildSpawnPlan('npx', ['-y'], { platform: 'linux', env: winEnv, isFile })).toEqual({ file: 'npx', args: ['-y'], windowsVerbatimArguments: false });
   });
 
   it('starts .cmd shims found through PATHEXT via cmd /d /s /c with quoted arguments', () => {

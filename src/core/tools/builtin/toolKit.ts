@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { errorResult, formatByteSize } from '../formatToolResult';
 import type { BuiltinTool, ToolCallResult } from '../types';
 import { WorkspacePathError } from './WorkspaceRoots';
+import { errorMessage } from '../../base/errors';
 
 /** A call's arguments did not fit; the message names the argument. */
 export class BuiltinArgumentError extends Error {}
@@ -95,7 +96,7 @@ function isFsError(err: unknown): err is NodeJS.ErrnoException {
 }
 
 function describeFsError(err: unknown): string {
-  if (!isFsError(err)) return (err as Error).message;
+  if (!isFsError(err)) return errorMessage(err);
   const what = FS_MESSAGES[err.code!];
   const where = err.path ? `"${err.path}" ` : '';
   return what ? `${where}${what}` : err.message;
