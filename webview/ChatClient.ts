@@ -11,7 +11,7 @@ export interface IVsCodeApi {
 
 /** Where host messages arrive (the page's `window`). */
 export interface IMessageSource {
-  addEventListener(type: 'message', listener: (event: { readonly data: unknown }) => void): void;
+  addEventListener(type: 'message', listener: (event: { readonly data: unknown; readonly origin?: string }) => void): void;
 }
 
 const EMPTY: ChatViewState = { conversationId: '', items: [], conversations: [], models: [], busy: false };
@@ -40,9 +40,17 @@ export class ChatClient {
     return this._initialized;
   }
 
-  /** Starts listening and tells the host the panel can receive. */
-  start(target: IMessageSource): void {
-    target.addEventListener('message', (e) => this.receive(e.data));
+  /**
+   * Starts listening and tells the host the panel can receive. With `origin`, only messages from
+   * that origin count (the host's): the frames of MCP Apps in the cards post from others.
+   */
+  start(target: IMessageSource, origin?: string): void {
+    let warned = false;
+    target.addEventListener('message', (e) => {
+      if (origin === undefined || e.origin === origin) return this.receive(e.data);
+      if (!warned) this._log(`chat: dropped a message from another frame (${e.origin}); such messages are ignored`);
+      warned = true;
+    });
     this._api.postMessage({ type: 'ready' } satisfies WebviewMessage);
   }
 

@@ -1,40 +1,38 @@
 import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import css from 'highlight.js/lib/languages/css';
-import diff from 'highlight.js/lib/languages/diff';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import python from 'highlight.js/lib/languages/python';
-import typescript from 'highlight.js/lib/languages/typescript';
-import xml from 'highlight.js/lib/languages/xml';
-import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
+import * as languages from 'virtual:hljs-languages';
+import { Highlighter } from './Highlighter';
 
-// A handful of languages keeps the bundle small; others are shown unhighlighted.
-for (const [name, lang] of Object.entries({ bash, css, diff, javascript, json, python, typescript, xml, yaml })) hljs.registerLanguage(name, lang);
-hljs.registerAliases(['sh', 'shell', 'zsh'], { languageName: 'bash' });
-hljs.registerAliases(['js', 'jsx', 'mjs', 'cjs'], { languageName: 'javascript' });
-hljs.registerAliases(['ts', 'tsx'], { languageName: 'typescript' });
-hljs.registerAliases(['html', 'svg'], { languageName: 'xml' });
-hljs.registerAliases(['jsonc', 'json5'], { languageName: 'json' });
-hljs.registerAliases(['py'], { languageName: 'python' });
-hljs.registerAliases(['yml'], { languageName: 'yaml' });
+/** Every grammar highlight.js has, each a chunk of its own fetched when a block first needs it. */
+const highlighter = new Highlighter(hljs, languages);
 
 /** Raw HTML in model output stays text: `html: false`; the result is sanitized anyway. */
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 
 md.renderer.rules.fence = (tokens, idx) => {
   const token = tokens[idx];
-  const lang = token.info.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
-  const known = lang && hljs.getLanguage(lang);
-  const body = known ? hljs.highlight(token.content, { language: lang, ignoreIllegals: true }).value : md.utils.escapeHtml(token.content);
-  const label = known ? md.utils.escapeHtml(lang) : '';
-  return `<div class="code-block"><div class="code-bar"><span class="code-lang">${label}</span><span><button type="button" class="insert" aria-label="Insert code at the cursor" title="Insert at the cursor of the editor">Insert</button><button type="button" class="copy" aria-label="Copy code">Copy</button></span></div><pre><code class="hljs">${body}</code></pre></div>`;
+  const language = highlighter.resolve(token.info);
+  // Until its grammar has loaded, a block shows plain (and is rendered again once it has).
+  const highlighted = language ? highlighter.highlight(token.content, language) : undefined;
+  const body = highlighted ?? md.utils.escapeHtml(token.content);
+  const label = language ? md.utils.escapeHtml(token.info.trim().split(/\s+/)[0] ?? '') : '';
+  return `<div class="code-block"><div class="code-bar"><span class="code-lang">${label}</span><span><button type="button" class="insert" aria-label="Insert code at the cursor" title="Insert at the cursor of the editor">Insert</button><button type="button" class="copy" aria-label="Copy code">Copy</button></span></div><pre><code class="hljs"${language ? ` data-language="${language}"` : ''}${highlighted === undefined ? '' : ' data-highlighted="yes"'}>${body}</code></pre></div>`;
 };
 
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 500;
+
+/**
+ * Calls `listener` when a grammar has loaded: Markdown rendered before then showed that language's
+ * blocks plain, and renders highlighted now.
+ */
+export function onDidLoadLanguage(listener: (language: string) => void): () => void {
+  return highlighter.onDidLoad(listener);
+}
+
+// Texts rendered while a grammar was missing must not be served from the cache once it is there.
+highlighter.onDidLoad(() => cache.clear());
 
 /** Markdown to sanitized HTML (cached: history re-renders the same texts). */
 export function renderMarkdown(text: string): string {

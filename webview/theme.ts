@@ -99,40 +99,70 @@ export const markdown = css`
   .code-bar .copy:hover {
     text-decoration: underline;
   }
+  /*
+   * Token colours. A webview is not given the theme's token colours, so these borrow the colours VS
+   * Code defines for values in its debug views (keywords as booleans, strings, numbers, names),
+   * which every theme sets for its side bar, high contrast included.
+   */
   .hljs-keyword,
   .hljs-selector-tag,
+  .hljs-literal,
   .hljs-built_in,
-  .hljs-literal {
-    color: var(--vscode-symbolIcon-keywordForeground, var(--vscode-editor-foreground));
+  .hljs-doctag {
+    color: var(--vscode-debugTokenExpression-boolean);
   }
   .hljs-string,
-  .hljs-attr,
   .hljs-regexp,
-  .hljs-addition {
-    color: var(--vscode-symbolIcon-stringForeground, var(--vscode-editor-foreground));
+  .hljs-char,
+  .hljs-template-tag,
+  .hljs-selector-attr,
+  .hljs-selector-pseudo {
+    color: var(--vscode-debugTokenExpression-string);
   }
   .hljs-number,
-  .hljs-symbol {
-    color: var(--vscode-symbolIcon-numberForeground, var(--vscode-editor-foreground));
+  .hljs-symbol,
+  .hljs-bullet,
+  .hljs-link {
+    color: var(--vscode-debugTokenExpression-number);
+  }
+  .hljs-title,
+  .hljs-section,
+  .hljs-selector-id,
+  .hljs-selector-class {
+    color: var(--vscode-symbolIcon-functionForeground, var(--vscode-debugTokenExpression-name));
+  }
+  .hljs-type,
+  .hljs-title.class_,
+  .hljs-name,
+  .hljs-tag {
+    color: var(--vscode-debugTokenExpression-name);
+  }
+  .hljs-attr,
+  .hljs-attribute,
+  .hljs-property,
+  .hljs-variable,
+  .hljs-template-variable,
+  .hljs-params {
+    color: var(--vscode-symbolIcon-variableForeground, var(--vscode-foreground));
   }
   .hljs-comment,
-  .hljs-quote,
-  .hljs-meta {
+  .hljs-quote {
     color: var(--vscode-descriptionForeground);
     font-style: italic;
   }
-  .hljs-title,
-  .hljs-name,
-  .hljs-function .hljs-title {
-    color: var(--vscode-symbolIcon-functionForeground, var(--vscode-editor-foreground));
+  .hljs-meta {
+    color: var(--vscode-descriptionForeground);
   }
-  .hljs-type,
-  .hljs-class .hljs-title,
-  .hljs-variable,
-  .hljs-params {
-    color: var(--vscode-symbolIcon-variableForeground, var(--vscode-editor-foreground));
+  .hljs-addition {
+    color: var(--vscode-charts-green, var(--vscode-debugTokenExpression-number));
   }
   .hljs-deletion {
-    color: var(--vscode-errorForeground);
+    color: var(--vscode-debugTokenExpression-error, var(--vscode-errorForeground));
+  }
+  .hljs-emphasis {
+    font-style: italic;
+  }
+  .hljs-strong {
+    font-weight: bold;
   }
 `;

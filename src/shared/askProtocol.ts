@@ -30,7 +30,12 @@ export const SAMPLING_CARD_STATES = ['waiting', 'running', 'done', 'error'] as c
 /** A question waiting on the panel (or, for sampling, its outcome until dismissed). */
 export const chatAsk = union('kind', {
   form: object({ id: str, server: str, message: str, fields: array(askField) }),
-  url: object({ id: str, server: str, message: str, url: str, host: str }),
+  /**
+   * A page to open. `required`: the server refused a tool call until the page is done (error
+   * -32042); `phase` "finish" means the page was opened and the call is retried once the person
+   * says they finished there.
+   */
+  url: object({ id: str, server: str, message: str, url: str, host: str, required: optional(bool), phase: optional(oneOf(['open', 'finish'] as const)) }),
   sampling: object({
     id: str,
     server: str,
@@ -47,8 +52,12 @@ export const chatAsk = union('kind', {
 });
 export type ChatAsk = Infer<typeof chatAsk>;
 
-/** Answers a card offers: form (submit, decline, cancel), page (open, decline, cancel), sampling (once, session, deny), and dismiss for a finished sampling card. */
-export const ASK_ACTIONS = ['submit', 'decline', 'cancel', 'open', 'once', 'session', 'deny', 'dismiss'] as const;
+/**
+ * Answers a card offers: form (submit, decline, cancel), page (open, decline, cancel; then done or
+ * cancel when a call waits for it), sampling (once, session, deny), and dismiss for a finished
+ * sampling card.
+ */
+export const ASK_ACTIONS = ['submit', 'decline', 'cancel', 'open', 'done', 'once', 'session', 'deny', 'dismiss'] as const;
 export type ChatAskAction = (typeof ASK_ACTIONS)[number];
 
 export const answerAskParams = object({ id: str, action: oneOf(ASK_ACTIONS), values: optional(any) });

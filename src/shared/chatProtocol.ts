@@ -6,8 +6,10 @@
  * answer, which the host sends back in a `response` of the same `seq`.
  */
 import { answerAskAnswer, answerAskParams, chatAsk } from './askProtocol';
+import { attachmentChip, CONTEXT_REQUESTS, resourceLinkView } from './contextProtocol';
 import { any, array, bool, boundedStr, int, none, num, object, oneOf, optional, str, union, type Check, type Infer } from './shape';
 export * from './askProtocol';
+export * from './contextProtocol';
 
 /** Longest text a webview message may carry (a pasted file is fine, a runaway loop is not). */
 export const MAX_WEBVIEW_TEXT = 1_000_000;
@@ -51,12 +53,39 @@ const permissionView = object({
 export type ChatPermissionView = Infer<typeof permissionView>;
 
 const action = object({ id: oneOf(CHAT_ACTIONS), label: str });
+
+/**
+ * A tool with a UI (MCP Apps): the card renders its `ui://` resource, fed the call's arguments and
+ * `result` (the call's content blocks and structured content, kept for a reopened panel). `error`:
+ * why the UI cannot be shown at all.
+ */
+const toolApp = object({ resourceUri: str, error: optional(str), result: optional(any) });
+export type ChatToolApp = Infer<typeof toolApp>;
+
+/**
+ * What the panel needs to render an app (the answer to `appOpen`): its HTML, the sandbox page to
+ * put it in (the page's URL carries the app's content security policy), the permissions it
+ * declared, what it is fed, and notes about what of its declaration was left out.
+ */
+const appView = object({
+  html: str,
+  sandboxUrl: str,
+  csp: object({ connectDomains: optional(array(str)), resourceDomains: optional(array(str)), frameDomains: optional(array(str)), baseUriDomains: optional(array(str)) }),
+  permissions: object({ camera: optional(any), microphone: optional(any), geolocation: optional(any), clipboardWrite: optional(any) }),
+  prefersBorder: optional(bool),
+  /** The tool's definition as its server listed it (the app's host context names it). */
+  tool: any,
+  toolInput: any,
+  toolResult: optional(any),
+  notes: array(str),
+});
+export type ChatAppView = Infer<typeof appView>;
 export type ChatAction = Infer<typeof action>;
 
 /** One entry of the transcript. `id` is unique within its conversation. */
 export const chatItem = union('kind', {
   /** `context`: the labels of what was attached to it. */
-  user: object({ id: str, text: str, context: optional(array(str)) }),
+  user: object({ id: str, text: str, context: optional(array(str)), /** Sent by an app (MCP Apps), not typed: the app's name. */ from: optional(str) }),
   /** `error` is set when the turn ended in an error after (or instead of) this text. */
   assistant: object({ id: str, text: str, error: optional(str), /** The user stopped the turn while this text streamed: it is partial. */ stopped: optional(bool) }),
   tool: object({
@@ -86,6 +115,18 @@ export const chatItem = union('kind', {
     warnings: optional(array(warning)),
     /** The result was over the output cap: it is kept whole under this handle ("Open in Editor"). */
     result: optional(object({ handle: str, chars: int(0), lines: int(0) })),
+    /** The tool has a UI the card renders (MCP Apps). */
+    app: optional(toolApp),
+    /** Who made the call when not the model or the user: an app (MCP Apps), by name. */
+    caller: optional(str),
+
+    /**
+     * The call came back as a task: its server's id for it and its last state. A task still
+     * running when the window closed keeps the card running; its result arrives later.
+     */
+    task: optional(object({ server: str, taskId: str, status: str, statusMessage: optional(str), modelCallId: optional(str) })),
+    /** Resources the result links to (`resource_link`): the card opens or attaches each. */
+    resourceLinks: optional(array(resourceLinkView)),
   }),
   usage: object({ id: str, inputTokens: optional(num), outputTokens: optional(num) }),
   /** `text` is Markdown. */
@@ -119,7 +160,7 @@ const viewState = object({
   /** Prompts an empty conversation offers; a click sends one. */
   suggestions: optional(array(str)),
   /** What goes with the next message (chips above the message box). */
-  attachments: optional(array(object({ id: str, label: str }))),
+  attachments: optional(array(attachmentChip)),
   budget: optional(contextBudget),
   /** Questions servers are asking now. */
   asks: optional(array(chatAsk)),
@@ -129,17 +170,22 @@ export type ChatViewState = Infer<typeof viewState>;
 const seq = int(0);
 const text = boundedStr(MAX_WEBVIEW_TEXT);
 
+/** The id of the page's element (JSON, never run) that carries its first `init`, so it renders before any message. */
+export const INITIAL_STATE_ID = 'mcp-initial-state';
+
 /** Every request the webview makes: what it sends, and what the host answers. */
 export const WEBVIEW_REQUESTS = {
   send: { params: object({ text }), answer: none },
   /** Runs the last message again (Retry), or an edited text in its place: the last turn is replaced. */
   resend: { params: object({ text: optional(text) }), answer: none },
   stop: { params: object({}), answer: none },
+  /** "Cancel Task" on a card whose call runs as a task: `tasks/cancel` to its server. */
+  cancelTask: { params: object({ itemId: str }), answer: none },
   newChat: { params: object({}), answer: none },
   openConversation: { params: object({ id: str }), answer: none },
   deleteConversation: { params: object({ id: str }), answer: none },
   answerPermission: { params: object({ callId: str, choice: oneOf(PERMISSION_CHOICES), reason: optional(text) }), answer: none },
-  /** "Add Context...": the host asks what to attach (active file, selection, a file, problems). */
+  /** "Add Context...": the host asks what to attach (active file, selection, a file, problems, a server's resource). */
   addContext: { params: object({}), answer: none },
   removeContext: { params: object({ id: str }), answer: none },
   /** Opens the change a waiting write or edit would make in the editor's diff view. */
@@ -154,6 +200,19 @@ export const WEBVIEW_REQUESTS = {
   /** Summarises the earlier turns through the current model ("Compact"). */
   compact: { params: object({}), answer: none },
   answerAsk: { params: answerAskParams, answer: answerAskAnswer },
+  /** What an app card renders (MCP Apps): read from its server again each time. */
+  appOpen: { params: object({ itemId: str }), answer: appView },
+  /** An app calls a tool of its own server: the permission gate and the call pipeline, like the model's calls. Answers the CallToolResult. */
+  appCallTool: { params: object({ itemId: str, name: str, arguments: optional(any) }), answer: any },
+  /** An app asks to open a link: the user is asked first. */
+  appOpenLink: { params: object({ itemId: str, url: boundedStr(8192) }), answer: object({ opened: bool }) },
+  /** An app sends a message to the conversation (shown as the app's); it starts a turn. */
+  appMessage: { params: object({ itemId: str, text }), answer: none },
+  /** An app updates what the model knows of it: kept as context labelled with the app, sent with the next message. */
+  appContext: { params: object({ itemId: str, text }), answer: none },
+  /** A log line of an app. */
+  appLog: { params: object({ itemId: str, level: str, text }), answer: none },
+  ...CONTEXT_REQUESTS,
 } as const satisfies Readonly<Record<string, { params: Check<object>; answer: Check<unknown> }>>;
 
 export type WebviewRequestType = keyof typeof WEBVIEW_REQUESTS;
@@ -189,7 +248,7 @@ export const hostMessage = union('type', {
   models: object({ models: array(modelChoice), selectedModel: optional(str) }),
   conversations: object({ conversations: array(conversationSummary) }),
   /** The chips of what goes with the next message changed. */
-  attachments: object({ attachments: array(object({ id: str, label: str })) }),
+  attachments: object({ attachments: array(attachmentChip) }),
   /** Put the caret in the message box ("MCP: Open Chat"). */
   focusInput: object({}),
   budget: object({ budget: optional(contextBudget) }),

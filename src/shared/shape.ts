@@ -65,6 +65,20 @@ export function array<T>(item: Check<T>, maxLength = 100_000): Check<readonly T[
   };
 }
 
+/** An object whose every value passes `value` (at most `maxKeys` keys): a map from names to values. */
+export function record<T>(value: Check<T>, maxKeys = 1000): Check<Readonly<Record<string, T>>> {
+  return (v, p) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return `${p} must be an object`;
+    const entries = Object.entries(v as Record<string, unknown>);
+    if (entries.length > maxKeys) return `${p} has more than ${maxKeys} keys`;
+    for (const [key, item] of entries) {
+      const problem = value(item, `${p}.${key}`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+}
+
 /** An object with these fields (others are ignored). */
 export function object<F extends Fields>(fields: F): Check<ObjectOf<F>> {
   return (v, p) => {

@@ -62,10 +62,12 @@ describe('server asks: elicitation and sampling on both revisions', () => {
     expect(harness.snapshot('asker-stdio')?.protocolVersion).toBe('2025-11-25');
   });
 
-  it('is offered every tool the reference server has for elicitation (form and URL), sampling and roots', () => {
+  it('is offered every tool the reference server has for elicitation (form and URL), sampling, roots and their tasks', () => {
     const names = harness.snapshot('everything')!.tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['get-roots-list', 'trigger-elicitation-request', 'trigger-url-elicitation', 'trigger-sampling-request']));
-    expect(names).toHaveLength(17);
+    expect(names).toEqual(
+      expect.arrayContaining(['get-roots-list', 'trigger-elicitation-request', 'trigger-url-elicitation', 'trigger-sampling-request', 'trigger-sampling-request-async', 'trigger-elicitation-request-async']),
+    );
+    expect(names).toHaveLength(19);
   });
 
   it('fills in the reference server\'s form and sends the values; decline declines', async () => {

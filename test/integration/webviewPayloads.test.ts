@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain ES module without types, shared with esbuild.mjs
+import { hljsLanguages } from '../../scripts/webviewBuild.mjs';
 import { repoPath } from '../support/servers';
 
 // The chat webview's Markdown rendering (webview/markdown.ts, what model answers go through) in a
@@ -13,7 +15,14 @@ let page: Page;
 /** Runs in the page: renders one payload, lets handlers fire and links be clicked, reports what survived. */
 const PROBE = `async (text) => {
   const out = document.getElementById('out');
-  out.innerHTML = window.webviewMarkdown.renderMarkdown(text);
+  const { renderMarkdown, onDidLoadLanguage } = window.webviewMarkdown;
+  out.innerHTML = renderMarkdown(text);
+  // A code block shows plain until its grammar has loaded; then the highlighted form is probed too.
+  if (out.querySelector('code[data-language]:not([data-highlighted])')) {
+    await new Promise((r) => onDidLoadLanguage(r));
+    out.innerHTML = renderMarkdown(text);
+    if (!out.querySelector('code[data-highlighted]')) throw new Error('the code block was not highlighted');
+  }
   await new Promise((r) => setTimeout(r, 50));
   out.querySelectorAll('a').forEach((a) => a.click());
   await new Promise((r) => setTimeout(r, 50));
@@ -33,6 +42,8 @@ beforeAll(async () => {
     platform: 'browser',
     absWorkingDir: path.resolve(repoPath('.')),
     logLevel: 'silent',
+    // One script: the grammars are inlined here instead of being chunks.
+    plugins: [hljsLanguages],
   });
   // The same Debian chromium the e2e suite drives (test/e2e/ui/lib.mjs), kept off the network.
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'] });

@@ -1,3 +1,6 @@
+// Over 300 lines: one card for every kind of question a server asks (a form of typed fields, a page
+// to open, a request to use the model), sharing one style sheet, one send path and one focus rule;
+// a file per kind would repeat those three.
 import { css, html, LitElement, nothing } from 'lit';
 import type { ChatAsk, ChatAskAction, ChatAskErrors, ChatAskField } from '../../src/shared/chatProtocol';
 import type { ChatClient } from '../ChatClient';
@@ -100,7 +103,9 @@ export class AskCard extends LitElement {
   ];
 
   protected override willUpdate(changed: Map<string, unknown>): void {
-    if (changed.has('ask') && (changed.get('ask') as ChatAsk | undefined)?.id !== this.ask.id) {
+    const before = changed.get('ask') as ChatAsk | undefined;
+    // A new question, or the same page card moving on to "finish there": its buttons answer again.
+    if (changed.has('ask') && (before?.id !== this.ask.id || (before.kind === 'url' && this.ask.kind === 'url' && before.phase !== this.ask.phase))) {
       this._errors = {};
       this._sent = false;
     }
@@ -203,16 +208,24 @@ export class AskCard extends LitElement {
   }
 
   private _url(ask: Extract<ChatAsk, { kind: 'url' }>) {
-    return html`<section class="card" aria-label="${ask.server} asks you to open a page">
-      <div class="title">${ask.server} asks you to open a page on</div>
+    const title = ask.required ? `${ask.server} needs you to open a page before the tool can run, on` : `${ask.server} asks you to open a page on`;
+    const finishing = ask.phase === 'finish';
+    return html`<section class="card" aria-label=${finishing ? `${ask.server} waits for you to finish on ${ask.host}` : title.replace(/, on$| on$/, '')}>
+      <div class="title">${finishing ? 'Opened in your browser:' : title}</div>
       <div class="host">${ask.host}</div>
       <div class="message">${ask.message}</div>
       <div class="url muted">${ask.url}</div>
-      <div class="actions">
-        <vscode-button ?disabled=${this._sent} @click=${() => this._send('open')}>Open ${ask.host}</vscode-button>
-        <vscode-button secondary ?disabled=${this._sent} @click=${() => this._send('decline')}>Decline</vscode-button>
-        <vscode-button secondary ?disabled=${this._sent} @click=${() => this._send('cancel')}>Cancel</vscode-button>
-      </div>
+      ${finishing
+        ? html`<div class="message muted" role="status">Finish there, then the call to ${ask.server} is made again.</div>
+            <div class="actions">
+              <vscode-button ?disabled=${this._sent} @click=${() => this._send('done')}>I've Finished</vscode-button>
+              <vscode-button secondary ?disabled=${this._sent} @click=${() => this._send('cancel')}>Cancel</vscode-button>
+            </div>`
+        : html`<div class="actions">
+            <vscode-button ?disabled=${this._sent} @click=${() => this._send('open')}>Open ${ask.host}</vscode-button>
+            <vscode-button secondary ?disabled=${this._sent} @click=${() => this._send('decline')}>Decline</vscode-button>
+            <vscode-button secondary ?disabled=${this._sent} @click=${() => this._send('cancel')}>Cancel</vscode-button>
+          </div>`}
     </section>`;
   }
 

@@ -2,6 +2,7 @@ import { css, html, LitElement, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { WebviewRequest } from '../../src/shared/chatProtocol';
 import type { ChatClient } from '../ChatClient';
+import type { ChatQueryDetail } from '../chatQuery';
 import { base } from '../theme';
 import { CARD_KEYS } from './cardParts';
 import type { Composer } from './Composer';
@@ -59,6 +60,7 @@ export class ChatApp extends LitElement {
       this.requestUpdate();
     });
     this.addEventListener('chat-request', this._onRequest as EventListener);
+    this.addEventListener('chat-query', this._onQuery as EventListener);
     this.addEventListener('focus-message', this._focusMessage);
     this.addEventListener('edit-message', this._editMessage as EventListener);
     document.addEventListener('keydown', this._onKeydown);
@@ -68,6 +70,7 @@ export class ChatApp extends LitElement {
     super.disconnectedCallback();
     this._unsubscribe?.();
     this.removeEventListener('chat-request', this._onRequest as EventListener);
+    this.removeEventListener('chat-query', this._onQuery as EventListener);
     this.removeEventListener('focus-message', this._focusMessage);
     this.removeEventListener('edit-message', this._editMessage as EventListener);
     document.removeEventListener('keydown', this._onKeydown);
@@ -76,6 +79,9 @@ export class ChatApp extends LitElement {
   /** Marks the start of a restore, so the view can report how long rendering the history took. */
   private _markInit(): void {
     this._initAt = performance.now();
+    // From the creation of this page to its first state (in the page itself, or the host's answer
+    // to `ready`); a later `init` (the state changed while the page loaded) is not a restore.
+    this.dataset.pageToInitMs ??= String(Math.round(this._initAt));
     this._stickToBottom = true;
   }
 
@@ -100,7 +106,7 @@ export class ChatApp extends LitElement {
           (item) => item.id,
           (item) =>
             item.kind === 'tool'
-              ? html`<mcp-tool-card data-id=${item.id} .item=${item}></mcp-tool-card>`
+              ? html`<mcp-tool-card data-id=${item.id} .item=${item} .client=${this.client}></mcp-tool-card>`
               : html`<mcp-chat-item .item=${item} .lastMessage=${item.id === lastUser && !state.busy}></mcp-chat-item>`,
         )}
       </div>
@@ -129,9 +135,11 @@ export class ChatApp extends LitElement {
       await Promise.all(children.map((c) => c.updateComplete));
       if (transcript && this._stickToBottom) transcript.scrollTop = transcript.scrollHeight;
       this.client.lastRestoreMs = Math.round((performance.now() - started) * 10) / 10;
-      this.dataset.restoreMs = String(this.client.lastRestoreMs);
-      // From the creation of this page (the panel opening) to the history on screen.
-      this.dataset.pageToRestoredMs = String(Math.round(performance.now()));
+      // From the creation of this page (the panel opening) to the history first on screen.
+      if (this.dataset.pageToRestoredMs === undefined) {
+        this.dataset.restoreMs = String(this.client.lastRestoreMs);
+        this.dataset.pageToRestoredMs = String(Math.round(performance.now()));
+      }
       this.dataset.restoredItems = String(children.length);
     }
   }
@@ -147,12 +155,21 @@ export class ChatApp extends LitElement {
     void this.client.request(e.detail);
   };
 
+  /** A child's request whose answer it needs (see `chatQuery`). */
+  private readonly _onQuery = (e: CustomEvent<ChatQueryDetail>): void => {
+    e.stopPropagation();
+    e.preventDefault();
+    void this.client.request(e.detail.request).then(e.detail.reply);
+  };
+
   private readonly _editMessage = (e: CustomEvent<string>): void => {
     this.renderRoot.querySelector<Composer>('mcp-composer')?.edit(e.detail);
   };
 
+  /** The composer renders after the app (right after a restore, not yet): focus once it has. */
   private readonly _focusMessage = (): void => {
-    this.renderRoot.querySelector<HTMLElement>('mcp-composer')?.focus();
+    const composer = this.renderRoot.querySelector<Composer>('mcp-composer');
+    void composer?.updateComplete.then(() => composer.focus());
   };
 
   private readonly _onKeydown = (e: KeyboardEvent): void => {

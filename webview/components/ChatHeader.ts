@@ -40,16 +40,27 @@ export class ChatHeader extends LitElement {
         display: block;
         border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent));
         padding: 6px 12px;
+        container-type: inline-size;
       }
       .bar {
         display: flex;
+        flex-wrap: wrap;
         gap: 6px;
         align-items: center;
       }
-      /* One row in a narrow side bar: the picker gives up width (its full name is its tooltip), the buttons do not wrap. */
+      /* One row where there is room; in a narrow side bar the picker takes a row of its own, so model names are not cut to a word. */
       .bar vscode-single-select {
         flex: 1 1 0;
         min-width: 60px;
+      }
+      @container (max-width: 420px) {
+        .bar vscode-single-select,
+        .bar .no-model {
+          flex-basis: 100%;
+        }
+        .bar .history {
+          margin-left: auto;
+        }
       }
       .bar vscode-button {
         flex: none;
@@ -126,7 +137,7 @@ export class ChatHeader extends LitElement {
               ${this.models.map((m) => html`<vscode-option value=${m.id} ?selected=${m.id === this.selectedModel}>${m.label}</vscode-option>`)}
             </vscode-single-select>`
           : html`<span class="no-model muted">No model</span>`}
-        <vscode-button secondary aria-expanded=${String(this._historyOpen)} @click=${() => (this._historyOpen = !this._historyOpen)}>History</vscode-button>
+        <vscode-button class="history" secondary aria-expanded=${String(this._historyOpen)} @click=${() => (this._historyOpen = !this._historyOpen)}>History</vscode-button>
         <vscode-button ?disabled=${this.busy} @click=${this._newChat}>New Chat</vscode-button>
       </div>
       ${this._historyOpen ? this._history() : ''}

@@ -1,7 +1,7 @@
 import { css, html, LitElement } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { ChatItem } from '../../src/shared/chatProtocol';
-import { renderMarkdown } from '../markdown';
+import { onDidLoadLanguage, renderMarkdown } from '../markdown';
 import { base, markdown } from '../theme';
 import { chatRequest } from './ChatApp';
 
@@ -73,6 +73,21 @@ export class ChatItemView extends LitElement {
     `,
   ];
 
+  private _unsubscribe: (() => void) | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // A code block shown plain while its grammar loaded is rendered again, highlighted.
+    this._unsubscribe = onDidLoadLanguage(() => {
+      if ((this.item.kind === 'assistant' || this.item.kind === 'notice') && /^ {0,3}(```|~~~)/m.test(this.item.text)) this.requestUpdate();
+    });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this._unsubscribe?.();
+  }
+
   private _edit(): void {
     if (this.item.kind !== 'user') return;
     this.dispatchEvent(new CustomEvent('edit-message', { detail: this.item.text, bubbles: true, composed: true }));
@@ -82,7 +97,7 @@ export class ChatItemView extends LitElement {
     const item = this.item;
     switch (item.kind) {
       case 'user':
-        return html`<div class="role muted">You</div><div class="user">${item.text}</div>
+        return html`<div class="role muted">${item.from ? `App ${item.from}` : 'You'}</div><div class="user">${item.text}</div>
           ${item.context?.length ? html`<div class="muted attached">Attached: ${item.context.join(', ')}</div>` : ''}
           ${this.lastMessage
             ? html`<div class="again">
@@ -96,8 +111,10 @@ export class ChatItemView extends LitElement {
           ${item.stopped ? html`<div class="stopped muted" role="status">■ stopped: the answer is partial</div>` : ''}
           ${item.error ? html`<div class="turn-error error" role="alert">⚠ ${item.error}</div>` : ''}`;
       case 'usage':
-        return html`<div class="usage muted" title="Tokens this turn, as the provider reported them">
-          Tokens: ${item.inputTokens ?? '?'} in · ${item.outputTokens ?? '?'} out
+        // A turn's usage sums its model requests, each of which sends the conversation again: it
+        // is not how full the context is (the header's bar says that).
+        return html`<div class="usage muted" title="Tokens the provider reported for this turn, summed over its model requests (each sends the whole conversation again); the bar at the top shows how full the context is">
+          This turn: ${formatCount(item.inputTokens)} tokens in · ${formatCount(item.outputTokens)} out
         </div>`;
       case 'notice':
         return html`<div class="notice ${item.level}" role=${item.level === 'error' ? 'alert' : 'status'}>
@@ -122,4 +139,9 @@ export class ChatItemView extends LitElement {
     button.textContent = 'Copied';
     setTimeout(() => (button.textContent = 'Copy'), 1500);
   }
+}
+
+/** A token count as people read it (12,238), or "?" when the provider gave none. */
+function formatCount(n: number | undefined): string {
+  return n === undefined ? '?' : n.toLocaleString('en-US');
 }

@@ -1,6 +1,7 @@
 import { css, html, LitElement } from 'lit';
 import { base } from '../theme';
 import { recallPrompt } from '../promptHistory';
+import type { ChatAttachmentChip } from '../../src/shared/chatProtocol';
 import { chatRequest } from './ChatApp';
 
 /**
@@ -10,7 +11,7 @@ import { chatRequest } from './ChatApp';
 export class Composer extends LitElement {
   static override properties = { busy: { attribute: false }, history: { attribute: false }, attachments: { attribute: false }, _editing: { state: true } };
   /** Chips of what goes with the next message. */
-  declare attachments: readonly { id: string; label: string }[] | undefined;
+  declare attachments: readonly ChatAttachmentChip[] | undefined;
   /** The box holds the last message for Edit: Send replaces that turn. */
   declare _editing: boolean;
   declare busy: boolean;
@@ -85,6 +86,8 @@ export class Composer extends LitElement {
         border-radius: 10px;
         background: var(--vscode-badge-background);
         color: var(--vscode-badge-foreground);
+        /* High-contrast themes draw badges as outlines. */
+        border: 1px solid var(--vscode-contrastBorder, transparent);
       }
       .chip button {
         font: inherit;
@@ -107,14 +110,16 @@ export class Composer extends LitElement {
     const chips = this.attachments ?? [];
     return html`
       <div class="context" role="group" aria-label="Context for the next message">
-        <vscode-button secondary title="Attach the active file, the selection, a file or problems" @click=${() => chatRequest(this, { type: 'addContext' })}>Add Context...</vscode-button>
+        <vscode-button secondary title="Attach the active file, the selection, a file, problems or a server's resource" @click=${() => chatRequest(this, { type: 'addContext' })}>Add Context...</vscode-button>
         ${chips.map(
-          (c) => html`<span class="chip" title=${c.label}>${c.label}<button type="button" aria-label="Remove ${c.label}" title="Remove" @click=${() => chatRequest(this, { type: 'removeContext', id: c.id })}>×</button></span>`,
+          (c) =>
+            html`<span class="chip" title=${c.detail ? `${c.label} (${c.detail})${c.updated ? ': changed on the server since attached' : ''}` : c.label}>${c.label}${c.updated ? html`<span class="updated"> (updated)</span>` : ''}<button type="button" aria-label="Remove ${c.label}" title="Remove" @click=${() => chatRequest(this, { type: 'removeContext', id: c.id })}>×</button></span>`,
         )}
       </div>
+      <mcp-suggest></mcp-suggest>
       <textarea
         aria-label="Message"
-        placeholder="Message (Enter to send, Shift+Enter for a new line)"
+        placeholder="Message (/ prompts, @ resources, Shift+Enter new line)"
         rows="2"
         @keydown=${this._onKeydown}
         @input=${() => (this._recalled = undefined)}

@@ -2,6 +2,7 @@
 // risk preview, keys) live in cardParts.ts so the card itself stays one readable render.
 import { css, html, LitElement, nothing } from 'lit';
 import type { ChatItem, ChatPermissionChoice, ChatToolAnnotations, ChatWarning } from '../../src/shared/chatProtocol';
+import type { ChatClient } from '../ChatClient';
 import { base } from '../theme';
 import { chatRequest } from './ChatApp';
 import { CARD_KEYS, cardPartStyles, clampedArguments, riskPreview } from './cardParts';
@@ -32,8 +33,10 @@ const ANNOTATION_LABEL: [keyof ChatToolAnnotations, string][] = [
  * with Preview Change (writes) or Deny, never with an allow.
  */
 export class ToolCard extends LitElement {
-  static override properties = { item: { attribute: false }, _answered: { state: true }, _showAll: { state: true } };
+  static override properties = { item: { attribute: false }, client: { attribute: false }, _answered: { state: true }, _showAll: { state: true } };
   declare item: ToolItem;
+  /** For the card's app (MCP Apps), which asks the host and waits for answers. */
+  declare client: ChatClient | undefined;
   /** The choice sent for this card, until the host reports the card's new state. */
   declare _answered: ChatPermissionChoice | undefined;
   declare _showAll: boolean;
@@ -145,6 +148,12 @@ export class ToolCard extends LitElement {
         outline: 1px solid var(--vscode-focusBorder);
         outline-offset: -1px;
       }
+      .task {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 6px;
+        align-items: center;
+      }
       .progress {
         display: flex;
         gap: 6px;
@@ -170,7 +179,9 @@ export class ToolCard extends LitElement {
           ${STATE_LABEL[item.state]}${item.durationMs !== undefined ? ` · ran ${formatDuration(item.durationMs)}` : ''}${item.waitMs !== undefined ? ` · waited ${formatDuration(item.waitMs)}` : ''}
         </span>
       </div>
+      ${item.caller ? html`<div class="muted caller">Called by ${item.caller}</div>` : nothing}
       ${item.decidedBy && !waiting ? html`<div class="muted decided">${item.decidedBy}</div>` : nothing}
+      ${item.task ? this._task(item.task) : nothing}
       ${item.state === 'running' ? this._progress() : nothing}
       ${waiting ? this._permission() : nothing}
       ${!waiting && item.warnings?.length ? this._warnings(item.warnings) : nothing}
@@ -181,7 +192,19 @@ export class ToolCard extends LitElement {
           </vscode-collapsible>`
         : nothing}
       ${item.result ? html`<mcp-kept-result .result=${item.result}></mcp-kept-result>` : nothing}
+      ${item.app?.error ? html`<div class="warning" role="note">⚠ ${item.app.error}</div>` : nothing}
+      ${item.app && !item.app.error && this.client && (item.state === 'done' || (item.state === 'error' && item.app.result)) ? html`<mcp-app-frame .item=${item} .client=${this.client}></mcp-app-frame>` : nothing}
+      ${item.resourceLinks?.length ? html`<mcp-resource-links .server=${item.server} .links=${item.resourceLinks}></mcp-resource-links>` : nothing}
     </section>`;
+  }
+
+  /** The call runs as a task on its server: how it stands (the server's message while it runs), or how it ended. */
+  private _task(task: NonNullable<ToolItem['task']>) {
+    const ended = task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled';
+    const status = task.status === 'input_required' ? 'waiting for input' : task.status;
+    const message = !ended && task.statusMessage && task.statusMessage !== task.status ? ` · ${task.statusMessage}` : '';
+    const cancel = ended ? nothing : html`<vscode-button secondary class="cancel-task" @click=${() => chatRequest(this, { type: 'cancelTask', itemId: this.item.id })}>Cancel Task</vscode-button>`;
+    return html`<div class="muted task" title=${`task ${task.taskId} on ${task.server}`}><span>${ended ? 'Ran as a task' : 'Runs as a task'}: ${status}${message}</span>${cancel}</div>`;
   }
 
   private _progress() {

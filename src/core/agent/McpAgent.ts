@@ -10,7 +10,7 @@ import { parseResultRead, READ_RESULT_NAME, READ_RESULT_SPEC, readResultText } f
 import { MemoryToolResultStore, type IToolResultStore } from './results/ToolResultStore';
 import { TOOL_OUTPUT_NOTE } from './toolOutput';
 import { SEARCH_TOOLS_NAME, SEARCH_TOOLS_SPEC, ToolSearchCache, exceedsToolBudget, formatSearchResult, toModelToolSpec, type ToolSearchBudget } from '../tools/search';
-import { ModelProviderError, type AgentEvent, type ChatMessage, type IModelProvider, type ModelProviderErrorKind, type ModelToolCall, type ModelToolSpec } from './types';
+import { ModelProviderError, type AgentEvent, type ChatMessage, type IModelProvider, type ModelProviderErrorKind, type ModelImage, type ModelToolCall, type ModelToolSpec } from './types';
 import { errorMessage } from '../base/errors';
 import { scanText } from '../permissions/scanPoisoning';
 
@@ -48,7 +48,11 @@ export interface McpAgentOptions {
 
 export interface AgentTurnOptions {
   readonly signal: AbortSignal;
+  /** Images that go with the user's text (attached resources the model takes as images). */
+  readonly images?: readonly ModelImage[];
   onEvent?(event: AgentEvent): void;
+  /** The messages this turn added so far, each time it adds some (a host saves them mid-turn). */
+  onMessages?(added: readonly ChatMessage[]): void;
 }
 
 export type AgentEndReason = Extract<AgentEvent, { type: 'end' }>['reason'];
@@ -79,8 +83,11 @@ export class McpAgent {
     return this._options.conversationId ?? DEFAULT_CONVERSATION;
   }
 
-  /** Runs one user turn. Never throws for provider or tool failures: they end the turn as events. */
-  async runTurn(history: readonly ChatMessage[], userText: string, options: AgentTurnOptions): Promise<AgentTurnResult> {
+  /**
+   * Runs one user turn; without `userText` the model goes on from `history` as it is (a tool result
+   * that arrived later). Never throws for provider or tool failures: they end the turn as events.
+   */
+  async runTurn(history: readonly ChatMessage[], userText: string | undefined, options: AgentTurnOptions): Promise<AgentTurnResult> {
     const { signal } = options;
     const emit = (event: AgentEvent): void => {
       try {
@@ -89,8 +96,9 @@ export class McpAgent {
         // A host's listener must not break the turn.
       }
     };
-    const added: ChatMessage[] = [{ role: 'user', content: userText }];
+    const added: ChatMessage[] = userText === undefined ? [] : [{ role: 'user', content: userText, ...(options.images?.length ? { images: options.images } : {}) }];
     const context: ChatMessage[] = [...history, ...added];
+    options.onMessages?.(added);
     const usage = { inputTokens: 0, outputTokens: 0 };
     const found = new Set<string>();
     const maxSteps = Math.max(1, this._options.maxSteps ?? DEFAULT_MAX_STEPS);
@@ -101,6 +109,7 @@ export class McpAgent {
     const push = (...messages: ChatMessage[]) => {
       added.push(...messages);
       context.push(...messages);
+      options.onMessages?.(added);
     };
 
     for (let step = 1; ; step++) {

@@ -18,9 +18,16 @@ export interface ModelToolCall {
   readonly arguments: string;
 }
 
+/** An image given to the model with a user's message (base64 `data`). */
+export interface ModelImage {
+  readonly mimeType: string;
+  readonly data: string;
+}
+
 /** A conversation, provider-neutral. */
 export type ChatMessage =
-  | { readonly role: 'user'; readonly content: string }
+  /** `images` go only to a provider whose model takes their type (see {@link IModelProvider.imageTypes}). */
+  | { readonly role: 'user'; readonly content: string; readonly images?: readonly ModelImage[] }
   | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ModelToolCall[] }
   /** A tool's result (or error) answering the assistant's call with the same `toolCallId`. */
   | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string; readonly isError: boolean };
@@ -73,6 +80,8 @@ export interface IModelProvider {
    */
   availableModels?(signal?: AbortSignal): Promise<readonly ModelInfo[]>;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
+  /** The image types `model` takes with a user's message; none when absent (images are then described in text). */
+  imageTypes?(model: string): readonly string[];
 }
 
 export type ModelProviderErrorKind = 'auth' | 'rate_limit' | 'server' | 'connection' | 'bad_request' | 'aborted' | 'other';
@@ -87,6 +96,27 @@ export class ModelProviderError extends Error {
     super(message);
     this.name = 'ModelProviderError';
   }
+}
+
+/**
+ * A resource in a tool's result the person may open or attach: a `resource_link` (read from the
+ * same server when used), or a binary resource embedded in the result (`embedded` holds it: it is
+ * used as it came, since an embedded resource need not be readable from the server).
+ */
+export interface ResourceLinkInfo {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly embedded?: EmbeddedBlob;
+}
+
+/** A binary resource as a result embedded it (base64 `blob`). */
+export interface EmbeddedBlob {
+  readonly uri: string;
+  readonly mimeType?: string;
+  readonly blob: string;
 }
 
 /** State of one tool call card. */
@@ -104,6 +134,10 @@ export type AgentEvent =
       readonly modelCallId: string;
       /** The result was over the output cap and is kept whole under this handle. */
       readonly stored?: StoredResultInfo;
+      /** Who made the call when not the model or the user: an app (MCP Apps), by name. */
+      readonly caller?: string;
+      /** Resources the result links to (its `resource_link` blocks), on the server that made it. */
+      readonly resourceLinks?: readonly ResourceLinkInfo[];
     } & ToolCallEvent)
   | { readonly type: 'usage'; readonly inputTokens?: number; readonly outputTokens?: number }
   /** A model request is about to go out: how large it is, estimated (the provider's usage, when it reports one, follows). */

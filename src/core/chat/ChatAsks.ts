@@ -5,6 +5,7 @@ import type { ElicitFormAnswer, ElicitFormAsk, ElicitUrlAsk, IServerAskPrompter,
 type Pending =
   | { readonly view: Extract<ChatAsk, { kind: 'form' }>; readonly form: ElicitForm; readonly resolve: (a: ElicitFormAnswer) => void }
   | { readonly view: Extract<ChatAsk, { kind: 'url' }>; readonly resolve: (a: 'accept' | 'decline' | 'cancel') => void }
+  | { readonly view: Extract<ChatAsk, { kind: 'url' }>; readonly finish: (a: 'done' | 'cancel') => void }
   | { view: Extract<ChatAsk, { kind: 'sampling' }>; resolve?: (a: SamplingChoice) => void };
 
 /** A card's answer that cannot be taken (the card is gone, or the action is not one of its own). */
@@ -37,8 +38,14 @@ export class ChatAsks implements IServerAskPrompter {
   }
 
   askUrl(ask: ElicitUrlAsk, signal: AbortSignal): Promise<'accept' | 'decline' | 'cancel'> {
-    const view: Extract<ChatAsk, { kind: 'url' }> = { kind: 'url', id: ask.id, server: ask.server, message: ask.message, url: ask.url, host: ask.host };
+    const view = urlView(ask, 'open');
     return this._wait<'accept' | 'decline' | 'cancel'>(ask.id, signal, 'cancel', (resolve) => ({ view, resolve }));
+  }
+
+  /** The same card, now saying the page is open: "I've Finished" retries the call, "Cancel" ends it. */
+  askUrlFinished(ask: ElicitUrlAsk, signal: AbortSignal): Promise<'done' | 'cancel'> {
+    const view = urlView(ask, 'finish');
+    return this._wait<'done' | 'cancel'>(ask.id, signal, 'cancel', (finish) => ({ view, finish }));
   }
 
   askSampling(ask: SamplingAsk, signal: AbortSignal): Promise<SamplingChoice> {
@@ -89,7 +96,13 @@ export class ChatAsks implements IServerAskPrompter {
         return {};
       }
       case 'url': {
-        const page = card as Extract<Pending, { view: { kind: 'url' } }>;
+        if ('finish' in card) {
+          if (action !== 'done' && action !== 'cancel') throw new ChatAskError(`An opened page cannot be answered with "${action}".`);
+          this._settle(id);
+          card.finish(action);
+          return {};
+        }
+        const page = card as Extract<Pending, { resolve: (a: 'accept' | 'decline' | 'cancel') => void }>;
         if (action !== 'open' && action !== 'decline' && action !== 'cancel') throw new ChatAskError(`A page request cannot be answered with "${action}".`);
         this._settle(id);
         page.resolve(action === 'open' ? 'accept' : action);
@@ -119,7 +132,8 @@ export class ChatAsks implements IServerAskPrompter {
     for (const [id, card] of [...this._cards]) {
       this._cards.delete(id);
       if (card.view.kind === 'form') (card as Extract<Pending, { form: ElicitForm }>).resolve({ action: 'cancel' });
-      else if (card.view.kind === 'url') (card as Extract<Pending, { view: { kind: 'url' } }>).resolve('cancel');
+      else if ('finish' in card) card.finish('cancel');
+      else if (card.view.kind === 'url') (card as Extract<Pending, { resolve: (a: 'accept' | 'decline' | 'cancel') => void }>).resolve('cancel');
       else (card as Extract<Pending, { view: { kind: 'sampling' } }>).resolve?.('deny');
     }
     this._changed();
@@ -156,6 +170,10 @@ export class ChatAsks implements IServerAskPrompter {
   private _changed(): void {
     this._post(this.views());
   }
+}
+
+function urlView(ask: ElicitUrlAsk, phase: 'open' | 'finish'): Extract<ChatAsk, { kind: 'url' }> {
+  return { kind: 'url', id: ask.id, server: ask.server, message: ask.message, url: ask.url, host: ask.host, ...(ask.required ? { required: true, phase } : {}) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../agent/types';
 import type { ChatConversationSummary, ChatItem } from '../../shared/chatProtocol';
+import { answerOpenCalls, runningTaskCard, taskKeepsRunning } from './chatTaskResults';
 
 /** What a workspace keeps of one conversation: the transcript shown and the messages the model saw. */
 export interface StoredConversation {
@@ -63,7 +64,7 @@ export class ChatHistoryStore {
     };
     const conversations = listed ? [summary, ...others] : others;
     const dropped = conversations.slice(MAX_CONVERSATIONS);
-    if (listed) await this._memento.update(CONVERSATION_KEY + conversation.id, conversation);
+    if (listed) await this._memento.update(CONVERSATION_KEY + conversation.id, withoutImages(conversation));
     await this._memento.update(INDEX_KEY, { current: conversation.id, conversations: conversations.slice(0, MAX_CONVERSATIONS) } satisfies Index);
     for (const old of dropped) await this._memento.update(CONVERSATION_KEY + old.id, undefined);
   }
@@ -88,15 +89,35 @@ export class ChatHistoryStore {
   }
 }
 
-/** A window closed mid-turn leaves cards that will never finish: show them as cancelled. */
+/**
+ * Images attached to messages are not kept (megabytes each, and the state is written often): the
+ * message's text already says which image was attached, so a reopened conversation reads that.
+ */
+function withoutImages(conversation: StoredConversation): StoredConversation {
+  if (!conversation.messages.some((m) => m.role === 'user' && m.images?.length)) return conversation;
+  const messages = conversation.messages.map((m): ChatMessage => {
+    if (m.role !== 'user' || !m.images?.length) return m;
+    const { images: _images, ...rest } = m;
+    return rest;
+  });
+  return { ...conversation, messages };
+}
+
+/**
+ * A window closed mid-turn leaves cards that will never finish: show them as cancelled, except a
+ * call that runs as a task, whose result arrives later. Every tool call the saved messages hold gets
+ * an answer (a model refuses a call without one).
+ */
 function settleInterrupted(conversation: StoredConversation): StoredConversation {
-  if (!conversation.items.some((i) => i.kind === 'tool' && (i.state === 'running' || i.state === 'waiting_for_approval'))) return conversation;
+  const messages = answerOpenCalls(conversation.messages, conversation.items);
+  if (!conversation.items.some((i) => i.kind === 'tool' && (i.state === 'running' || i.state === 'waiting_for_approval'))) return { ...conversation, messages };
   const items = conversation.items.map((i): ChatItem => {
     if (i.kind !== 'tool' || (i.state !== 'running' && i.state !== 'waiting_for_approval')) return i;
+    if (taskKeepsRunning(i)) return runningTaskCard(i);
     const { permission: _permission, progress: _progress, ...rest } = i;
     return { ...rest, state: 'cancelled', output: 'The window closed before this call finished.' };
   });
-  return { ...conversation, items };
+  return { ...conversation, items, messages };
 }
 
 /** Longest conversation title the History list shows. */

@@ -7,7 +7,7 @@ import { DEFAULT_SYSTEM_PROMPT, McpAgent } from '../agent/McpAgent';
 import { MemoryToolResultStore, type IToolResultStore } from '../agent/results/ToolResultStore';
 import { ModelToolCalls, type AgentCallTool } from '../agent/ModelToolCalls';
 import type { ToolSearchBudget } from '../tools/search';
-import type { AgentEvent, ChatMessage, IModelProvider } from '../agent/types';
+import type { AgentEvent, ChatMessage, IModelProvider, ModelImage } from '../agent/types';
 import type { IAuditSink } from '../permissions/AuditLog';
 import type { ICallDecider } from '../permissions/types';
 import type { HarnessTool } from '../tools/types';
@@ -19,9 +19,16 @@ import { ChatAskError, ChatAsks } from './ChatAsks';
 import { ChatPrompter } from './ChatPrompter';
 import { ChatTranscript, type IChangeDescriber } from './ChatTranscript';
 import { fileChange, unifiedDiff, type FileChange } from './ChangePreview';
-import { withContext, type ChatAttachment } from './ChatContext';
+import { modelMessage, type ChatAttachment } from './ChatContext';
+import { ChatAttachments } from './ChatAttachments';
+import { ChatRequestError } from './ChatRequestError';
+import { contextRequests, type ContextRequestsOptions } from './contextRequests';
+import type { IChatServerItems } from './ChatServerItems';
 import { errorMessage } from '../base/errors';
 import { titleFor, type ChatHistoryStore, type StoredConversation } from './ChatHistoryStore';
+import { ChatApps, type AppRequestType, type IAppServers, type IChatAppsHost } from './ChatApps';
+import { deliverTaskResult, taskCardUpdates } from './chatTaskResults';
+import type { FinishedTask, HarnessTask } from '../tasks/taskTypes';
 
 /** A model the chat can use: what the picker shows, and how to reach it. */
 export interface ChatModelEntry {
@@ -31,13 +38,7 @@ export interface ChatModelEntry {
   readonly contextWindow?: number;
 }
 
-/** A request the panel made that cannot be done now; its message is shown in the panel. */
-export class ChatRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ChatRequestError';
-  }
-}
+export { ChatRequestError };
 
 /** How to get a model, shown when none is available. */
 export const NO_MODEL_HELP = [
@@ -80,11 +81,27 @@ export interface ChatSessionOptions {
   showChange?(change: FileChange): Promise<void>;
   /** "Add Context...": asks the user what to attach; undefined when they chose nothing. */
   pickContext?(): Promise<ChatAttachment | undefined>;
+  /** The servers' prompts, resources and completions (the harness): `/` prompts, `@` resources, resource links. */
+  readonly serverItems?: IChatServerItems;
+  /** Shows a server's resource whole (a tool card's resource link, "Open"). */
+  openResource?: ContextRequestsOptions['openResource'];
   /** Where results over the output cap are kept, per conversation (default: in memory). */
   readonly results?: IToolResultStore;
+  /** "Cancel Task" on a card: cancels the task on its server; false when it no longer runs. */
+  cancelTask?(server: string, taskId: string): boolean;
   /** Shows a kept result whole (the card's "Open in Editor"): its file when the store has one, else its text. */
   openResult?(result: { readonly handle: string; readonly toolName: string; readonly path?: string; readonly text: string }): Promise<void>;
+  /** MCP Apps: the servers' apps and the editor's side of them. Without it, cards render no app. */
+  readonly apps?: { readonly servers: IAppServers; readonly host: IChatAppsHost };
 }
+
+/** The states a task ends in: nothing is left to cancel. */
+const ENDED_TASK: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+
+/** The app requests' answer in a chat that renders no apps. */
+const NO_APPS: Pick<WebviewRequestHandlers, AppRequestType> = Object.fromEntries(
+  (['appOpen', 'appCallTool', 'appOpenLink', 'appMessage', 'appContext', 'appLog'] as const).map((type) => [type, async () => { throw new ChatRequestError('Apps are not shown here.'); }]),
+) as unknown as Pick<WebviewRequestHandlers, AppRequestType>;
 
 /**
  * One window's chat: the open conversation, turns run by the core's agent loop, direct commands,
@@ -100,12 +117,21 @@ export class ChatSession {
   readonly requests: WebviewRequestHandlers;
   private _transcript: ChatTranscript;
   private _messages: ChatMessage[] = [];
+  /** What the running turn added so far (saved with the rest, so a reload mid-turn keeps it). */
+  private _turnMessages: readonly ChatMessage[] = [];
+  /** Results of tasks that ended while a turn ran in their conversation: put in when it is over. */
+  private readonly _lateResults: FinishedTask[] = [];
+  /** Settles when the running turn is over (a closing window waits for it before the last save). */
+  private _turnOver: Promise<void> | undefined;
   private _createdAt = Date.now();
-  /** What goes with the next message, in the order attached; only the user's action adds to it. */
-  private _attachments: { id: string; attachment: ChatAttachment }[] = [];
-  private _attachmentCounter = 0;
+  /** What goes with the next message (chips above the message box). */
+  private readonly _attachments: ChatAttachments;
   /** The model this conversation was given (it follows the conversation, not the window). */
   private _conversationModel: string | undefined;
+  /** What the last message took with it, so Retry and Edit send it again (this window only). */
+  /** A change of conversation under way (see `_switch`). */
+  private _switching: Promise<void> | undefined;
+  private _lastSent: { readonly itemId: string; readonly attached: readonly ChatAttachment[] } | undefined;
   private _turn: AbortController | undefined;
   private _models: readonly ChatModelEntry[] = [];
   private _selected: ChatModelEntry | undefined;
@@ -115,6 +141,8 @@ export class ChatSession {
   private readonly _changes: IChangeDescriber;
   private readonly _results: IToolResultStore;
   private readonly _budget = new ChatBudget(undefined, DEFAULT_SYSTEM_PROMPT);
+  /** The host side of the MCP Apps its cards render. */
+  readonly apps: ChatApps | undefined;
 
   constructor(private readonly _options: ChatSessionOptions) {
     this._results = _options.results ?? new MemoryToolResultStore();
@@ -130,8 +158,19 @@ export class ChatSession {
     };
     this._hooks = new ChatHooks(_options.hooks, _options.audit);
     this.asks = new ChatAsks((asks) => _options.post({ type: 'asks', asks }));
+    this._attachments = new ChatAttachments((attachments) => _options.post({ type: 'attachments', attachments }), _options.serverItems, (line) => _options.log(line));
     const calls = new ModelToolCalls({ call: _options.call, decider: _options.gate, audit: _options.audit, tools: () => _options.enabledTools(), conversationId: () => this._transcript.id });
     this._direct = new DirectCommands({ tools: () => _options.enabledTools(), servers: () => _options.servers(), calls });
+    this.apps = _options.apps && new ChatApps(
+      { ..._options.apps, call: _options.call, decider: _options.gate, ...(_options.audit ? { audit: _options.audit } : {}), log: (line) => _options.log(line) },
+      {
+        item: (id) => this._transcript.item(id),
+        conversationId: () => this._transcript.id,
+        callEvent: (e) => this._transcript.onAgentEvent(e),
+        message: (text, from) => this._appMessage(text, from),
+        context: (key, label, text) => this._appContext(key, label, text),
+      },
+    );
     this.requests = this._handlers();
     this._transcript = this._newTranscript(randomUUID(), []);
     const current = _options.history.currentId();
@@ -168,7 +207,7 @@ export class ChatSession {
       ...(this._selected ? { selectedModel: this._selected.choice.id } : {}),
       busy: this.busy,
       ...(suggestions?.length ? { suggestions: [...suggestions] } : {}),
-      ...(this._attachments.length ? { attachments: this._chips() } : {}),
+      ...(this._attachments.length ? { attachments: this._attachments.chips() } : {}),
       budget: this._budget.view(),
       asks: this.asks.views(),
     };
@@ -189,14 +228,23 @@ export class ChatSession {
       send: async ({ text }) => this.send(text),
       resend: async ({ text }) => this.resend(text),
       stop: async () => this.stop(),
+      cancelTask: async ({ itemId }) => {
+        const item = this._transcript.items.find((i) => i.id === itemId);
+        const task = item?.kind === 'tool' ? item.task : undefined;
+        if (!task || ENDED_TASK.has(task.status)) throw new ChatRequestError('This call does not run as a task now.');
+        if (!this._options.cancelTask) throw new ChatRequestError('Cancelling a task is not available here.');
+        if (!this._options.cancelTask(task.server, task.taskId)) throw new ChatRequestError(`Task ${task.taskId} is no longer running on ${task.server}.`);
+      },
       newChat: async () => this.newChat(),
       openConversation: async ({ id }) => this._openById(id),
       deleteConversation: async ({ id }) => {
         if (id === this._transcript.id) {
           if (this._turn) throw new ChatRequestError('Stop the running turn first.');
-          await this._options.history.delete(id);
-          await this._forgetResults(id);
-          return this._startNew();
+          return this._switch(async () => {
+            await this._options.history.delete(id);
+            await this._forgetResults(id);
+            await this._startNew();
+          });
         }
         await this._options.history.delete(id);
         await this._forgetResults(id);
@@ -212,14 +260,15 @@ export class ChatSession {
       addContext: async () => {
         if (!this._options.pickContext) throw new ChatRequestError('Adding context is not available here.');
         const attachment = await this._options.pickContext();
-        if (!attachment) return;
-        this._attachments.push({ id: `ctx${++this._attachmentCounter}`, attachment });
-        this._options.post({ type: 'attachments', attachments: this._chips() });
+        if (attachment) await this._attachments.add(attachment);
       },
-      removeContext: async ({ id }) => {
-        this._attachments = this._attachments.filter((a) => a.id !== id);
-        this._options.post({ type: 'attachments', attachments: this._chips() });
-      },
+      removeContext: async ({ id }) => this._attachments.remove(id),
+      ...contextRequests({
+        items: this._options.serverItems,
+        attachments: this._attachments,
+        embedded: (server, uri) => this._transcript.embeddedResource(server, uri),
+        ...(this._options.openResource ? { openResource: this._options.openResource } : {}),
+      }),
       previewChange: async ({ callId }) => {
         const request = this._transcript.requestOf(callId);
         if (!request) throw new ChatRequestError('This card is no longer waiting for an answer.');
@@ -254,21 +303,41 @@ export class ChatSession {
         if (!this._options.insert) throw new ChatRequestError('Inserting is not available here.');
         await this._options.insert(text);
       },
+      ...(this.apps?.requests ?? NO_APPS),
     };
   }
 
-  /** Runs a message: a direct command, or a turn of the agent loop. Resolves when the turn is over. */
-  async send(text: string): Promise<void> {
+  /** A message an app sends: shown as the app's, never a direct command; refused while a turn runs. */
+  private _appMessage(text: string, from: string): void {
+    if (this._turn) throw new ChatRequestError("A turn is running: the app's message was not sent.");
+    void this.send(text, from).catch((err) => this._options.log(`chat: the message of the app ${from} failed: ${errorMessage(err)}`));
+  }
+
+  /** What an app wants the model to know: one chip per app, replaced by its next update, sent with the next message. */
+  private _appContext(key: string, label: string, text: string): void {
+    this._attachments.put(key, text.trim() ? { kind: 'app', label, path: label, text } : undefined);
+  }
+
+  /**
+   * Runs a message: a direct command, or a turn of the agent loop; `from` names the app that sent
+   * it; `reattach` (Retry, Edit) is what the message it replaces took with it. Resolves when the
+   * turn is over.
+   */
+  async send(text: string, from?: string, reattach?: readonly ChatAttachment[]): Promise<void> {
+    await this._switched();
     if (this._turn) throw new ChatRequestError('A turn is still running: stop it first.');
     const abort = new AbortController();
     this._turn = abort;
+    let over!: () => void;
+    this._turnOver = new Promise((resolve) => (over = resolve));
     this._options.post({ type: 'busy', busy: true });
     const t = this._transcript;
-    const command = parseDirectCommand(text);
+    const command = from === undefined ? parseDirectCommand(text) : undefined;
     // Attachments go with a message to the model; a direct command leaves them for the next one.
-    const attached = command ? [] : this._attachments.splice(0).map((a) => a.attachment);
-    if (attached.length) this._options.post({ type: 'attachments', attachments: [] });
-    t.add({ kind: 'user', id: t.nextId('u'), text, ...(attached.length ? { context: attached.map((a) => a.label) } : {}) });
+    const attached = command ? [] : reattach ? [...reattach] : this._attachments.take();
+    const itemId = t.nextId('u');
+    this._lastSent = { itemId, attached };
+    t.add({ kind: 'user', id: itemId, text, ...(attached.length ? { context: attached.map((a) => a.label) } : {}), ...(from !== undefined ? { from } : {}) });
     try {
       if (command) {
         const reply = await this._direct.run(text, { signal: abort.signal, onEvent: (e) => t.onAgentEvent(e) });
@@ -279,15 +348,80 @@ export class ChatSession {
       if (!command && !this._selected) t.add({ kind: 'notice', id: t.nextId('n'), level: 'info', text: NO_MODEL_HELP });
       else if (!command && this._selected) {
         const notice = (level: 'info' | 'warning', message: string) => t.add({ kind: 'notice', id: t.nextId('n'), level, text: message });
-        const modelText = await this._hooks.beforeTurn(t.id, text, abort.signal, notice);
-        if (modelText !== undefined) await this._runTurn(this._selected, withContext(modelText, attached), abort.signal);
+        const modelText = await this._hooks.beforeTurn(t.id, from === undefined ? text : `Message from the app ${from} (sent by the app, not typed by the user):\n${text}`, abort.signal, notice);
+        const entry = this._selected;
+        if (modelText !== undefined) await this._runTurn(entry, modelMessage(modelText, attached, entry.provider.imageTypes?.(entry.model) ?? []), abort.signal);
       }
     } finally {
       this._turn = undefined;
       this.prompter.denyAll('stopped before it was approved');
       await this._save();
       this._options.post({ type: 'busy', busy: false });
+      over();
+      void this._deliverLate();
     }
+  }
+
+  /**
+   * A tool call's task ended after its call stopped waiting here (the window reloaded before): its
+   * card and the message answering its call get the result, in whichever stored conversation holds
+   * them. In the open one, when that call was the last thing and nothing else is pending, the model
+   * goes on from it. Resolves whether a card of the task was found.
+   */
+  async deliverTaskResult(finished: FinishedTask): Promise<boolean> {
+    const id = finished.task.origin?.conversationId;
+    if (id === undefined) return false;
+    if (id !== this._transcript.id) return this._deliverStored(id, finished);
+    if (this._turn) {
+      this._lateResults.push(finished);
+      return true;
+    }
+    const delivered = deliverTaskResult(this._transcript.items, this._messages, finished);
+    if (!delivered) return false;
+    this._messages = delivered.messages;
+    this._transcript.add(delivered.card);
+    if (delivered.continues && this._selected) await this._continueTurn(this._selected);
+    else {
+      this._transcript.add({ kind: 'notice', id: this._transcript.nextId('n'), level: 'info', text: `The result of task ${finished.task.taskId} (${finished.task.title}) arrived: its card above shows it.` });
+      await this._save();
+    }
+    return true;
+  }
+
+  /** The cards of tasks picked up again after a reload show how each stands now (`harness.tasks()`). */
+  showTaskStates(tasks: readonly HarnessTask[]): void {
+    for (const card of taskCardUpdates(this._transcript.items, tasks)) this._transcript.add(card);
+  }
+
+  private async _deliverStored(id: string, finished: FinishedTask): Promise<boolean> {
+    const stored = this._options.history.load(id);
+    const delivered = stored && deliverTaskResult(stored.items, stored.messages, finished);
+    if (!stored || !delivered) return false;
+    await this._options.history.save({ ...stored, items: delivered.items, messages: delivered.messages, updatedAt: Date.now() });
+    // Saving makes a conversation the current one; the open one stays current.
+    await this._options.history.setCurrent(this._transcript.id);
+    this._options.post({ type: 'conversations', conversations: this._options.history.list() });
+    return true;
+  }
+
+  /** The model goes on from a result that arrived after its turn ended. */
+  private async _continueTurn(entry: ChatModelEntry): Promise<void> {
+    const abort = new AbortController();
+    this._turn = abort;
+    this._options.post({ type: 'busy', busy: true });
+    try {
+      await this._runTurn(entry, undefined, abort.signal);
+    } finally {
+      this._turn = undefined;
+      this.prompter.denyAll('stopped before it was approved');
+      await this._save();
+      this._options.post({ type: 'busy', busy: false });
+      void this._deliverLate();
+    }
+  }
+
+  private async _deliverLate(): Promise<void> {
+    while (!this._turn && this._lateResults.length) await this.deliverTaskResult(this._lateResults.shift()!);
   }
 
   /**
@@ -295,6 +429,7 @@ export class ChatSession {
    * from the panel and from what the model is sent, and the message runs again.
    */
   async resend(text?: string): Promise<void> {
+    await this._switched();
     if (this._turn) throw new ChatRequestError('A turn is still running: stop it first.');
     const items = this._transcript.items;
     let at = items.length - 1;
@@ -304,14 +439,11 @@ export class ChatSession {
     let m = this._messages.length - 1;
     while (m >= 0 && this._messages[m]!.role !== 'user') m--;
     // A direct command (`/tools`) never reached the model: its turn has no message to drop.
-    if (m >= 0 && !parseDirectCommand(last.text)) this._messages.splice(m);
+    if (m >= 0 && (last.from !== undefined || !parseDirectCommand(last.text))) this._messages.splice(m);
     this._transcript.truncate(at);
     this._options.post({ type: 'init', state: this.state() });
-    return this.send(text?.trim() || last.text);
-  }
-
-  private _chips(): { id: string; label: string }[] {
-    return this._attachments.map((a) => ({ id: a.id, label: a.attachment.label }));
+    const reattach = this._lastSent?.itemId === last.id ? this._lastSent.attached : undefined;
+    return this.send(text?.trim() || last.text, text?.trim() ? undefined : last.from, reattach);
   }
 
   /** Aborts the model stream and every call in flight; open cards are denied. */
@@ -321,8 +453,32 @@ export class ChatSession {
 
   async newChat(): Promise<void> {
     if (this._turn) throw new ChatRequestError('Stop the running turn first.');
-    await this._save();
-    return this._startNew();
+    return this._switch(async () => {
+      await this._save();
+      await this._startNew();
+    });
+  }
+
+  /**
+   * Runs a change of conversation (New Chat, opening or deleting one): a message sent meanwhile
+   * waits for it and goes to the conversation on screen after it, never to the one being left.
+   */
+  private _switch(work: () => Promise<void>): Promise<void> {
+    const done = work();
+    const settled = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this._switching = settled;
+    void settled.then(() => {
+      if (this._switching === settled) this._switching = undefined;
+    });
+    return done;
+  }
+
+  /** Waits until no change of conversation is under way. */
+  private async _switched(): Promise<void> {
+    while (this._switching) await this._switching;
   }
 
   /** Replaces the open conversation with an empty one (the old one is saved or deleted already). */
@@ -330,6 +486,7 @@ export class ChatSession {
     if (this._saveTimer) clearTimeout(this._saveTimer);
     this._saveTimer = undefined;
     this._messages = [];
+    this._lastSent = undefined;
     this._createdAt = Date.now();
     this._conversationModel = undefined;
     this._transcript = this._newTranscript(randomUUID(), []);
@@ -339,18 +496,22 @@ export class ChatSession {
     this._options.post({ type: 'init', state: this.state() });
   }
 
-  /** Saves now (the window may be closing). */
-  flush(): Promise<void> {
+  /** Saves now (the window may be closing), after a turn that is being stopped has ended (up to 2 s). */
+  async flush(): Promise<void> {
+    if (this._turn && this._turnOver) await Promise.race([this._turnOver, new Promise((r) => setTimeout(r, 2000).unref?.())]);
     return this._save();
   }
 
   dispose(): void {
     this.stop();
+    this.apps?.dispose();
     this.asks.cancelAll();
+    this._attachments.dispose();
     if (this._saveTimer) clearTimeout(this._saveTimer);
   }
 
-  private async _runTurn(entry: ChatModelEntry, text: string, signal: AbortSignal): Promise<void> {
+  /** A turn of the agent loop; with no `message`, the model goes on from what the conversation holds (a task's result arrived). */
+  private async _runTurn(entry: ChatModelEntry, message: { text: string; images: readonly ModelImage[] } | undefined, signal: AbortSignal): Promise<void> {
     const t = this._transcript;
     const settings = this._options.settings();
     const agent = new McpAgent({
@@ -365,14 +526,17 @@ export class ChatSession {
       results: this._results,
       toolSearch: { ...settings.toolSearch, ...(entry.contextWindow ? { contextWindow: entry.contextWindow } : {}) },
     });
-    const result = await agent.runTurn(this._messages, text, {
+    const result = await agent.runTurn(this._messages, message?.text, {
       signal,
+      ...(message?.images.length ? { images: message.images } : {}),
       onEvent: (e: AgentEvent) => {
         t.onAgentEvent(e);
         this._budget.onAgentEvent(e);
         if (e.type === 'request' || e.type === 'usage') this._postBudget();
       },
+      onMessages: (added) => (this._turnMessages = added),
     });
+    this._turnMessages = [];
     this._messages.push(...result.messages);
     if (result.usage.inputTokens || result.usage.outputTokens) {
       t.add({ kind: 'usage', id: t.nextId('usage'), inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens });
@@ -450,14 +614,17 @@ export class ChatSession {
     if (this._turn) throw new ChatRequestError('Stop the running turn first.');
     const stored = this._options.history.load(id);
     if (!stored) throw new ChatRequestError('That conversation is no longer stored.');
-    await this._save();
-    this._open(stored);
-    this._hooks.opened('resume');
-    await this._options.history.setCurrent(id);
-    this._options.post({ type: 'init', state: this.state() });
+    return this._switch(async () => {
+      await this._save();
+      this._open(stored);
+      this._hooks.opened('resume');
+      await this._options.history.setCurrent(id);
+      this._options.post({ type: 'init', state: this.state() });
+    });
   }
 
   private _open(stored: StoredConversation): void {
+    this._lastSent = undefined;
     this._messages = [...stored.messages];
     this._createdAt = stored.createdAt;
     this._conversationModel = stored.model;
@@ -480,6 +647,7 @@ export class ChatSession {
         this._queueSave();
       },
       this._changes,
+      this.apps,
     );
   }
 
@@ -502,7 +670,7 @@ export class ChatSession {
         createdAt: this._createdAt,
         updatedAt: Date.now(),
         items,
-        messages: this._messages,
+        messages: [...this._messages, ...this._turnMessages],
         ...(this._conversationModel ?? this._selected ? { model: this._conversationModel ?? this._selected!.choice.id } : {}),
       });
       this._options.post({ type: 'conversations', conversations: this._options.history.list() });

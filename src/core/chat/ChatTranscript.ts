@@ -1,8 +1,12 @@
-import type { AgentEvent } from '../agent/types';
+import type { AgentEvent, EmbeddedBlob } from '../agent/types';
 import { makeHiddenVisible } from '../permissions/scanPoisoning';
 import type { PermissionDecider, PermissionRequest } from '../permissions/types';
 import type { ChatItem, ChatPermissionView, HostMessage } from '../../shared/chatProtocol';
+import type { ToolUi } from '../apps/appResource';
+import type { HarnessTool } from '../tools/types';
 import { changeKindOf, changesThings, commandOf } from './ChangePreview';
+import { keptAppResult } from './ChatApps';
+import { cardTask, runningTaskCard, taskKeepsRunning } from './chatTaskResults';
 
 /** What a waiting write's or edit's card shows of the change (computed after the card is up). */
 export type ChatChangeView = NonNullable<ChatPermissionView['change']>;
@@ -14,6 +18,14 @@ export interface IChangeDescriber {
 }
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
+
+/** Which tools have a UI (MCP Apps): their cards render it. */
+export interface ITranscriptApps {
+  uiOf(tool: HarnessTool): ToolUi | undefined;
+}
+
+/** Embedded binary resources a conversation keeps for their cards' Open and Attach (the newest). */
+const MAX_EMBEDDED = 20;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
@@ -29,6 +41,8 @@ export class ChatTranscript {
   private readonly _callOfItem = new Map<string, string>();
   /** The question each waiting card asks, by item id (for "Preview Change"). */
   private readonly _requests = new Map<string, PermissionRequest>();
+  /** Binary resources results embedded, by server and URI, for their cards' Open and Attach (the newest few). */
+  private readonly _embedded = new Map<string, EmbeddedBlob>();
   /** The assistant item streamed text goes to; a tool call ends it, so text and cards keep their order. */
   private _assistant: string | undefined;
   private _counter: number;
@@ -38,6 +52,7 @@ export class ChatTranscript {
     items: readonly ChatItem[],
     private readonly _post: (message: HostMessage) => void,
     private readonly _changes?: IChangeDescriber,
+    private readonly _apps?: ITranscriptApps,
   ) {
     this._items = [...items];
     this._items.forEach((item, i) => this._index.set(item.id, i));
@@ -46,6 +61,12 @@ export class ChatTranscript {
 
   get items(): readonly ChatItem[] {
     return this._items;
+  }
+
+  /** The item `id`, if shown. */
+  item(id: string): ChatItem | undefined {
+    const at = this._index.get(id);
+    return at === undefined ? undefined : this._items[at];
   }
 
   /** Drops every item from `count` on (a turn replaced by Retry or an edit); the caller re-sends `init`. */
@@ -92,9 +113,25 @@ export class ChatTranscript {
     return this._callOfItem.get(itemId);
   }
 
+  /** A binary resource a result of this conversation embedded (its card offers it), as it came. */
+  embeddedResource(server: string, uri: string): EmbeddedBlob | undefined {
+    return this._embedded.get(`${server}\n${uri}`);
+  }
+
   /** What the card `itemId` asks, while it waits. */
   requestOf(itemId: string): PermissionRequest | undefined {
     return this._requests.get(itemId);
+  }
+
+  /** Keeps an embedded resource (the panel gets its name, not its bytes); the oldest go past {@link MAX_EMBEDDED}. */
+  private _keep(server: string, blob: EmbeddedBlob): void {
+    const key = `${server}\n${blob.uri}`;
+    this._embedded.delete(key);
+    this._embedded.set(key, blob);
+    for (const oldest of this._embedded.keys()) {
+      if (this._embedded.size <= MAX_EMBEDDED) break;
+      this._embedded.delete(oldest);
+    }
   }
 
   private _toolEvent(e: Extract<AgentEvent, { type: 'tool_call' }>): void {
@@ -113,7 +150,24 @@ export class ChatTranscript {
     if (e.state === 'waiting_for_approval' && e.permission) item.permission = permissionView(e.permission, this._changes?.folders() ?? []);
     if (e.warnings?.length) item.warnings = e.warnings.map((w) => ({ where: w.where, kind: w.kind, excerpt: w.excerpt }));
     if (e.stored) item.result = { handle: e.stored.handle, chars: e.stored.chars, lines: e.stored.lines };
-    this.add(item);
+    if (e.resourceLinks?.length) {
+      item.resourceLinks = e.resourceLinks.map(({ embedded, ...link }) => {
+        if (embedded && tool?.server !== undefined) this._keep(tool.server, embedded);
+        return link;
+      });
+    }
+    if (e.caller) item.caller = e.caller;
+    // An app's own call answers the app: its card shows no second app.
+    const ui = tool && !e.caller && this._apps?.uiOf(tool);
+    if (ui) {
+      const result = e.result && keptAppResult(e.result);
+      item.app = 'error' in ui ? { resourceUri: '', error: ui.error } : { resourceUri: ui.resourceUri, ...(result !== undefined ? { result } : {}) };
+    }
+    const task = cardTask(e);
+    if (task) item.task = task;
+    // The host stopped following a task that keeps running: the card stays running until its result arrives.
+    const ended = e.state !== 'running' && e.state !== 'waiting_for_approval';
+    this.add(ended && taskKeepsRunning(item) ? runningTaskCard(item) : item);
     if (item.permission && e.permission) {
       this._requests.set(id, e.permission);
       this._describeChange(id, e.permission);

@@ -6,7 +6,7 @@ import type { IMcpClientHandlers } from '../mcp/McpClientHandlers';
 import { parseElicitationForm, validateElicitationValues } from './elicitationForm';
 import { describeModelPreferences, toAskMessages, toChatMessages, toModelTools, toSamplingResult } from './samplingMessages';
 import { ServerAskQueue, ServerAskRefused } from './ServerAskQueue';
-import { DEFAULT_SAMPLING_MAX_TOKENS, type IServerAskPrompter, type SamplingAsk, type SamplingPolicy } from './types';
+import { DEFAULT_SAMPLING_MAX_TOKENS, type ElicitUrlAsk, type IServerAskPrompter, type SamplingAsk, type SamplingPolicy } from './types';
 
 /** The JSON-RPC code the spec gives a sampling request the user (or a rule) refused. */
 export const SAMPLING_REJECTED_CODE = -1;
@@ -22,8 +22,11 @@ export interface SamplingModel {
 export interface ServerAsksOptions {
   /** Who asks the person now (a chat card, an input flow, a terminal); undefined: nobody can. */
   prompter(): IServerAskPrompter | undefined;
-  /** Opens a page in the browser, called only after the person accepted a URL request. */
-  openUrl?(url: string): Promise<void>;
+  /**
+   * Opens a page in the browser, called only after the person accepted a URL request. `false`:
+   * it was not opened (say, the person said no to the editor's own question), so nobody waits for it.
+   */
+  openUrl?(url: string): Promise<boolean | void>;
   /** The sampling rule and limit for `server`. */
   samplingPolicy?(server: string): SamplingPolicy;
   /** The model to sample with; undefined: none is available, sampling is refused with that reason. */
@@ -75,7 +78,10 @@ export class ServerAsks {
       const action = await this._ask(server, 'elicitation', signal, (s) => prompter.askUrl(ask, s), 'cancel');
       if (action === 'accept') {
         this._o.log?.(server, `opening ${url.host} in the browser, as the server asked and the user accepted`);
-        await this._o.openUrl?.(url.href);
+        if ((await this._o.openUrl?.(url.href)) === false) {
+          this._o.log?.(server, `${url.host} was not opened: answered the server as cancelled`);
+          return { action: 'cancel' };
+        }
       }
       return { action };
     }
@@ -92,6 +98,29 @@ export class ServerAsks {
     // The form checks as the person types; values that still do not fit are never sent.
     if (!checked.ok) return { action: 'cancel' };
     return { action: 'accept', content: checked.value as Record<string, string | number | boolean | string[]> };
+  }
+
+  /**
+   * A tool call the server refused until the person visits `pages` (error -32042): each page's
+   * card (open only after the person confirms), then the wait until they say they finished.
+   * `ok: false` says why the call cannot go on (declined, cancelled, nobody to ask, a bad URL).
+   */
+  async visitRequiredPages(server: string, pages: readonly { readonly url: string; readonly message: string }[], signal: AbortSignal): Promise<{ ok: true } | { ok: false; reason: string }> {
+    for (const page of pages) {
+      const url = URL.canParse(page.url) ? new URL(page.url) : undefined;
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return { ok: false, reason: `the server asks for a page that is not an http or https address (${JSON.stringify(page.url.slice(0, 200))}); the tool did not run` };
+      const needs = `the server needs the user to open a page on ${url.host} first ("${page.message}")`;
+      const prompter = this._o.prompter();
+      if (!prompter || !this._o.openUrl) return { ok: false, reason: `${needs}; nobody could be asked (${this._o.unattendedReason ?? 'no one to ask here'}), so the tool did not run` };
+      const ask: ElicitUrlAsk = { id: randomUUID(), server, message: page.message, url: url.href, host: url.host, required: true };
+      const action = await this._ask(server, 'elicitation', signal, (s) => prompter.askUrl(ask, s), 'cancel');
+      if (action !== 'accept') return { ok: false, reason: `${needs}; the user ${action === 'decline' ? 'declined to open it' : 'cancelled'}, so the tool did not run` };
+      this._o.log?.(server, `opening ${url.host} in the browser, as the server asked before a tool call and the user accepted`);
+      if ((await this._o.openUrl(url.href)) === false) return { ok: false, reason: `${needs}; the page was not opened, so the tool did not run` };
+      const finished = prompter.askUrlFinished ? await this._ask(server, 'elicitation', signal, (s) => prompter.askUrlFinished!(ask, s), 'cancel' as const) : 'done';
+      if (finished !== 'done') return { ok: false, reason: `${needs}; the user opened it but did not finish there, so the tool did not run` };
+    }
+    return { ok: true };
   }
 
   async sample(server: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools> {
@@ -174,6 +203,7 @@ async function runModel(
 ): Promise<{ text: string; toolCalls: ModelToolCall[]; reason: 'stop' | 'tool_calls' | 'length' | 'other' }> {
   let text = '';
   const toolCalls: ModelToolCall[] = [];
+  // Stryker disable next-line StringLiteral: a stream without an end answers as a stop either way (only tool_calls and length change the answer)
   let reason: 'stop' | 'tool_calls' | 'length' | 'other' = 'other';
   const request = { system: params.systemPrompt ?? '', messages: toChatMessages(params), tools, model: model.model, maxOutputTokens };
   for await (const event of model.provider.stream(request, signal)) {

@@ -190,7 +190,8 @@ function checkString(field: Extract<ElicitField, { kind: 'string' }>, value: str
     case 'email':
       return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : 'must be an email address';
     case 'uri':
-      return URL.canParse(value) && /^[a-z][a-z0-9+.-]*:/i.test(value) ? undefined : 'must be a URI (e.g. https://example.com)';
+      // An absolute URL: the WHATWG parser needs a scheme (a letter, then letters, digits, + . -).
+      return URL.canParse(value) ? undefined : 'must be a URI (e.g. https://example.com)';
     case 'date':
       return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : 'must be a date (YYYY-MM-DD)';
     case 'date-time':

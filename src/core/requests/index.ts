@@ -6,3 +6,5 @@ export { parseElicitationForm, validateElicitationValues, parseFieldInput } from
 export type { ElicitField, ElicitForm, ElicitOption, ElicitValue } from './elicitationForm';
 export { clientCapabilities } from './clientCapabilities';
 export * from './types';
+export { UrlElicitationRetry, requiredPages, URL_ELICITATION_REQUIRED } from './UrlElicitationRetry';
+export type { IRequiredPages } from './UrlElicitationRetry';

@@ -10,8 +10,8 @@ const MODERN_REVISION = '2026-07-28';
  * result says which. A failed request is the caller's to log.
  */
 export async function applyServerLogLevel(connection: IRequestConnection | undefined, level: LoggingLevel): Promise<'set' | 'not_running' | 'no_logging' | 'modern'> {
-  const snapshot = connection?.snapshot;
-  if (!connection || snapshot?.state.kind !== 'running') return 'not_running';
+  if (!connection || connection.snapshot.state.kind !== 'running') return 'not_running';
+  const snapshot = connection.snapshot;
   if (!snapshot.capabilities?.logging) return 'no_logging';
   if (snapshot.protocolVersion === MODERN_REVISION) return 'modern';
   await connection.request({ method: 'logging/setLevel', params: { level } }, { timeoutMs: 10_000, maxTotalTimeoutMs: 10_000 });

@@ -27,6 +27,8 @@ export interface ElicitUrlAsk {
   readonly url: string;
   /** The page's host, shown prominently: what the person is about to trust. */
   readonly host: string;
+  /** A tool call waits for this page (error -32042): once it is open, the call is retried when the person says they finished. */
+  readonly required?: boolean;
 }
 
 /** A server wants the host's model to answer a conversation. */
@@ -64,6 +66,11 @@ export interface IServerAskPrompter {
   askForm(ask: ElicitFormAsk, signal: AbortSignal): Promise<ElicitFormAnswer>;
   /** "accept" means: open the page. The host opens it only after this answer. */
   askUrl(ask: ElicitUrlAsk, signal: AbortSignal): Promise<'accept' | 'decline' | 'cancel'>;
+  /**
+   * A required page was opened: resolves "done" when the person says they finished there (the
+   * call is then retried), "cancel" when they give up. Without it the call is retried at once.
+   */
+  askUrlFinished?(ask: ElicitUrlAsk, signal: AbortSignal): Promise<'done' | 'cancel'>;
   askSampling(ask: SamplingAsk, signal: AbortSignal): Promise<SamplingChoice>;
   /** The model's answer (or why there is none) for a sampling request that was allowed. */
   showSamplingOutcome?(ask: SamplingAsk, outcome: SamplingOutcome): void;

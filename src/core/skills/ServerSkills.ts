@@ -136,13 +136,15 @@ export class ServerSkills {
     }
     const skill = toHarnessSkill(server, entry);
     const contents = new Map<string, string | undefined>();
+    // Stryker disable next-line StringLiteral: always replaced, as every entry the SDK accepts lists SKILL.md (or is dynamic, and SKILL.md is the one file read)
     let instructions = '';
     // SKILL.md first: a skill whose own file fails is refused before any other file is fetched.
     for (const file of skill.dynamic ? [{ uri: skill.uri }] : skill.files) {
       try {
         const read = await client.read(entry, file.uri, this._requestOptions(options.signal));
         contents.set(file.uri, read.text);
-        if (file.uri === skill.uri) instructions = (read.body ?? read.text ?? '').trim();
+        // The SDK parses SKILL.md to check its frontmatter, so its body is always there.
+        if (file.uri === skill.uri) instructions = read.body!.trim();
       } catch (err) {
         const reason = err instanceof SkillVerificationError ? err.reason : 'unavailable';
         throw new SkillRefusedError(server, skill.name, file.uri, reason, `skill "${skill.name}" of ${server} was refused: ${file.uri}: ${describeRefusal(reason)}: ${errorMessage(err)}`);
@@ -171,8 +173,6 @@ function describeRefusal(reason: SkillRefusedError['reason']): string {
       return 'SHA-256 digest does not match the manifest';
     case 'frontmatter':
       return 'frontmatter does not match the manifest';
-    case 'unlisted':
-      return 'not a file of the skill';
     default:
       return 'could not be read';
   }

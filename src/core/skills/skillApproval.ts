@@ -66,6 +66,7 @@ function key(skill: Pick<SkillApprovalSubject, 'server' | 'name'>): string {
 }
 
 function memoryStore(): ISkillApprovalStore {
-  const map = new Map<string, string>();
-  return { get: (k) => map.get(k), set: (k, v) => (v === undefined ? map.delete(k) : map.set(k, v)) };
+  // A value set to undefined reads as undefined: that is all a revoke needs here.
+  const map = new Map<string, string | undefined>();
+  return { get: (k) => map.get(k), set: (k, v) => void map.set(k, v) };
 }

@@ -10,7 +10,10 @@ import { DiskToolResultStore } from '../../core/agent';
 import { ChatModels, type ApiProviderId } from './ChatModels';
 import { manageApprovals } from './ManageApprovals';
 import { pickContext } from './pickContext';
+import { ResourceDocuments } from './ResourceDocuments';
 import { CHAT_VIEW_ID, ChatViewProvider } from './ChatViewProvider';
+import { ChatAppsHost } from './appsHost';
+import { errorMessage } from '../../core/base/errors';
 
 const APPROVALS_KEY = 'mcpHarness.toolApprovals';
 
@@ -51,13 +54,17 @@ export class ChatFeature extends Disposable {
     });
     this._models = new ChatModels(context.secrets, context.globalState);
     const changes = this._register(new ChangePreviewDocuments());
-    this._view = new ChatViewProvider(context.extensionUri, { initMessage: () => ({ type: 'init', state: this.session.state() }), requests: () => this.session.requests }, _log);
+    const apps = this._register(new ChatAppsHost());
+    const resources = this._register(new ResourceDocuments());
+    this._view = new ChatViewProvider(context.extensionUri, { initMessage: () => ({ type: 'init', state: this.session.state() }), requests: () => this.session.requests }, _log, () => apps.frameOrigin());
     // Large results live beside the audit log, one folder per conversation, removed with it.
     const results = new DiskToolResultStore(path.join(storage.fsPath, 'tool-results'));
     const history = new ChatHistoryStore(context.workspaceState);
     void results.prune(new Set(history.list().map((c) => c.id).concat(history.currentId() ?? [])));
     this.session = session = new ChatSession({
-      enabledTools,
+      // Tools only apps may call (MCP Apps) are never offered to the model.
+      enabledTools: () => enabledTools().filter((t) => !this.session.apps?.isAppOnly(t)),
+      apps: { servers: harness, host: apps },
       servers: () => harness.servers(),
       call: (request, options) => harness.call(request, options),
       gate: this.gate,
@@ -91,13 +98,22 @@ export class ChatFeature extends Disposable {
       log: (line) => _log.warn(line),
       workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       showChange: (change) => changes.show(change),
-      pickContext,
+      pickContext: () => pickContext(harness),
+      serverItems: harness,
+      openResource: (resource) => resources.show(resource),
+      cancelTask: (server, taskId) => harness.cancelTask(server, taskId),
     });
     // The session goes first: it stops the running turn while the view can still show it.
     this._register({ dispose: () => this.session.dispose() });
+    // A task a previous window's turn started ended: its result goes to that conversation.
+    const finished = harness.onDidFinishTask((f) => void session!.deliverTaskResult(f).catch((err) => _log.warn(`chat: delivering the result of task ${f.task.taskId} failed: ${err}`)));
+    this._register({ dispose: () => finished.dispose() });
+    // Until then, the cards of those tasks follow their state (the tree's row has the details).
+    this._register(harness.onDidChangeTasks(() => session!.showTaskStates(harness.tasks())));
     this._register(this._models);
     this._register(this._view);
-    this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this._view));
+    // Apps in the cards keep their state while the view is hidden (a re-created page would start them again).
+    this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this._view, { webviewOptions: { retainContextWhenHidden: true } }));
     this._register(this._models.onDidChange(() => void this._refreshModels()));
     this._register(vscode.commands.registerCommand('mcpHarness.openChat', () => this.open()));
     this._register(vscode.commands.registerCommand('mcpHarness.openChatInEditor', () => this._view.openEditor()));
@@ -122,7 +138,7 @@ export class ChatFeature extends Disposable {
     try {
       await this.session.compact();
     } catch (err) {
-      void vscode.window.showWarningMessage(err instanceof Error ? err.message : String(err));
+      void vscode.window.showWarningMessage(errorMessage(err));
     }
   }
 

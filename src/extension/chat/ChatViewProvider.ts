@@ -16,16 +16,21 @@ const CHAT_EDITOR_TYPE = 'mcpHarness.chatEditor';
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private _view: { view: vscode.WebviewView; connection: ChatWebviewConnection; disposables: vscode.Disposable[] } | undefined;
   private _editor: { panel: vscode.WebviewPanel; connection: ChatWebviewConnection } | undefined;
+  /** "MCP: Open Chat" ran before VS Code had asked for the view's page: its caret goes to the page once it is made. */
+  private _focusWhenResolved = false;
 
   constructor(
     private readonly _extensionUri: vscode.Uri,
     private readonly _host: IChatViewHost,
     private readonly _log: vscode.LogOutputChannel,
+    /** Where the page may load frames from (the MCP Apps sandbox), if anywhere. */
+    private readonly _frameOrigin: () => Promise<string | undefined> = async () => undefined,
   ) {}
 
-  resolveWebviewView(view: vscode.WebviewView): void {
+  async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
     this._disposeView();
-    const connection = new ChatWebviewConnection(view.webview, this._extensionUri, this._host, this._log, 'view');
+    const frameOrigin = await this._frameOrigin();
+    const connection = new ChatWebviewConnection(view.webview, this._extensionUri, this._host, this._log, 'view', frameOrigin);
     const disposables: vscode.Disposable[] = [
       connection,
       view.onDidDispose(() => {
@@ -33,6 +38,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }),
     ];
     this._view = { view, connection, disposables };
+    if (this._focusWhenResolved) {
+      this._focusWhenResolved = false;
+      connection.focusInput();
+    }
   }
 
   get visible(): boolean {
@@ -47,20 +56,24 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Reveals the side bar view and puts the caret in its message box. */
   async focusView(): Promise<void> {
+    // The first time, VS Code may make the page only after the focus command has returned.
+    this._focusWhenResolved = this._view === undefined;
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     this._view?.connection.focusInput();
   }
 
   /** Opens (or reveals) the chat as an editor tab, caret in the message box. */
-  openEditor(): void {
+  async openEditor(): Promise<void> {
     if (this._editor) {
       this._editor.panel.reveal(undefined, false);
       this._editor.connection.focusInput();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, 'MCP Chat', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false });
+    const frameOrigin = await this._frameOrigin();
+    if (this._editor) return this.openEditor();
+    const panel = vscode.window.createWebviewPanel(CHAT_EDITOR_TYPE, 'MCP Chat', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { retainContextWhenHidden: true });
     panel.iconPath = vscode.Uri.joinPath(this._extensionUri, 'media', 'chat.svg');
-    const connection = new ChatWebviewConnection(panel.webview, this._extensionUri, this._host, this._log, 'editor tab');
+    const connection = new ChatWebviewConnection(panel.webview, this._extensionUri, this._host, this._log, 'editor tab', frameOrigin);
     this._editor = { panel, connection };
     panel.onDidDispose(() => {
       connection.dispose();

@@ -3,7 +3,7 @@ import type { HostMessage, WebviewRequestHandlers, WebviewRequestMessage } from 
 import { parseWebviewMessage } from '../../shared/parseChatMessage';
 import { errorMessage } from '../../core/base/errors';
 import { ChatRequestError } from '../../core/chat';
-import { chatHtml } from './chatHtml';
+import { chatHtml, embeddedJson } from './chatHtml';
 
 /** What a chat page needs of the chat: the state to show, and somewhere to send the panel's requests. */
 export interface IChatViewHost {
@@ -24,6 +24,8 @@ export class ChatWebviewConnection implements vscode.Disposable {
   private _focusWhenReady = false;
   private readonly _disposables: vscode.Disposable[] = [];
   private readonly _openedAt = performance.now();
+  /** The state the page was made with: at `ready`, the same state is not sent again. */
+  private _embedded: string | undefined;
 
   constructor(
     private readonly _webview: vscode.Webview,
@@ -31,14 +33,17 @@ export class ChatWebviewConnection implements vscode.Disposable {
     private readonly _host: IChatViewHost,
     private readonly _log: vscode.LogOutputChannel,
     private readonly _where: string,
+    /** Where MCP Apps' sandbox frames come from (the page may frame nothing else). */
+    frameOrigin?: string,
   ) {
     const bundle = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
     _webview.options = { enableScripts: true, localResourceRoots: [bundle] };
-    _webview.html = chatHtml(_webview, vscode.Uri.joinPath(bundle, 'webview.js'));
+    this._embedded = embeddedJson(_host.initMessage());
+    _webview.html = chatHtml(_webview, vscode.Uri.joinPath(bundle, 'webview.js'), { frameOrigin, appHost: vscode.Uri.joinPath(bundle, 'appHost.js') }, this._embedded);
     this._disposables.push(_webview.onDidReceiveMessage((data: unknown) => this._receive(data)));
   }
 
-  /** Posts once the page is ready; before that the page gets everything in its `init`. */
+  /** Posts once the page is ready; before that the page gets everything in its `init` (first in its HTML). */
   post(message: HostMessage): void {
     if (!this._ready) return;
     void this._webview.postMessage(message).then(undefined, (err) => this._log.warn(`chat: posting ${message.type} failed: ${err}`));
@@ -63,7 +68,10 @@ export class ChatWebviewConnection implements vscode.Disposable {
     const message = parsed.value;
     if (message.type === 'ready') {
       this._ready = true;
-      this.post(this._host.initMessage());
+      // The page already shows the state it was made with; only a state that changed since is sent.
+      const init = this._host.initMessage();
+      if (embeddedJson(init) !== this._embedded) this.post(init);
+      this._embedded = undefined;
       if (this._focusWhenReady) this.post({ type: 'focusInput' });
       this._focusWhenReady = false;
       this._log.info(`chat: ${this._where} ready ${Math.round(performance.now() - this._openedAt)} ms after it was opened`);

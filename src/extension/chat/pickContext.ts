@@ -1,14 +1,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatAttachment } from '../../core/chat';
+import type { ChatAttachment, IChatServerItems } from '../../core/chat';
+import { pickResource } from './pickResource';
 
 type Choice = vscode.QuickPickItem & { take: () => Promise<ChatAttachment | undefined> };
 
 /**
- * "Add Context...": the active file, its selection, a file picked from the workspace, or the
- * problems of the active file, as text with its path. Only what the user picks is attached.
+ * "Add Context...": the active file, its selection, a file picked from the workspace, the
+ * problems of the active file, or a running server's resource (or resource template). Only what
+ * the user picks is attached.
  */
-export async function pickContext(): Promise<ChatAttachment | undefined> {
+export async function pickContext(servers?: IChatServerItems): Promise<ChatAttachment | undefined> {
   // From the chat's own editor tab there is no active text editor: the last visible one is meant.
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
   const choices: Choice[] = [];
@@ -31,6 +33,7 @@ export async function pickContext(): Promise<ChatAttachment | undefined> {
     }
   }
   choices.push({ label: '$(search) File...', description: 'pick a file of the workspace', take: pickFile });
+  if (servers) choices.push({ label: '$(server) MCP Resource...', description: "a running server's resource or resource template", take: () => pickResource(servers) });
   const picked = await vscode.window.showQuickPick(choices, { title: 'Add context to the next message' });
   return picked?.take();
 }

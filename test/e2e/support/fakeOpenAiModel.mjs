@@ -5,6 +5,7 @@
 //   "notes ..."   -> one call of *__notes
 //   "bulk N"      -> N parallel calls of *__count in one step
 //   "twins ..."   -> two calls of *__count in one step that share one call id (a model's mistake)
+//   "job N"       -> one call of *__slow_compute for N seconds (the task fixture's tool)
 //   after results -> "Result: ..." with the tool outputs, or "Not run: ..." when a call failed
 //   anything else -> "Echo: <text>"
 // It keeps every request body, so a scenario can check what the model was sent.
@@ -13,10 +14,11 @@ import { CompletionStream, modelList, readJson, sendError } from '../../../demo/
 
 export const FAKE_MODEL_ID = 'fake-e2e-model';
 
-export async function startFakeModel() {
+/** Starts it on a free loopback port; `id` is the model its list offers. */
+export async function startFakeModel({ id = FAKE_MODEL_ID } = {}) {
   const requests = [];
   const server = http.createServer((req, res) => {
-    handle(req, res, requests).catch((error) => (res.headersSent ? res.end() : sendError(res, 500, error.message)));
+    handle(req, res, requests, id).catch((error) => (res.headersSent ? res.end() : sendError(res, 500, error.message)));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
@@ -27,11 +29,11 @@ export async function startFakeModel() {
   };
 }
 
-async function handle(req, res, requests) {
+async function handle(req, res, requests, id) {
   const path = new URL(req.url, 'http://localhost').pathname;
   if (req.method === 'GET' && path === '/v1/models') {
     res.writeHead(200, { 'content-type': 'application/json' });
-    return res.end(JSON.stringify(modelList([FAKE_MODEL_ID])));
+    return res.end(JSON.stringify(modelList([id])));
   }
   if (req.method !== 'POST' || path !== '/v1/chat/completions') return sendError(res, 404, 'not found');
   const body = await readJson(req);
@@ -52,6 +54,11 @@ async function handle(req, res, requests) {
   const text = typeof last.content === 'string' ? last.content : '';
   const bulk = /^bulk (\d+)/.exec(text);
   const name = /^count/.test(text) ? tool('__count') : /^slow/.test(text) ? tool('__slow_count') : /^notes/.test(text) ? tool('__notes') : bulk ? tool('__count') : undefined;
+  const job = /^job (\d+)/.exec(text);
+  if (job && tool('__slow_compute')) {
+    stream.writeToolCall({ id: `call_${requests.length}_job`, name: tool('__slow_compute'), args: { seconds: Number(job[1]), label: 'job' } });
+    return stream.end('tool_calls', usage);
+  }
   if (/^twins/.test(text) && tool('__count')) {
     for (let i = 0; i < 2; i++) stream.writeToolCall({ id: 'call_twin', name: tool('__count'), args: { note: `${text} #${i + 1}` } });
     return stream.end('tool_calls', usage);

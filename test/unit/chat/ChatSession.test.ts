@@ -426,6 +426,39 @@ describe('ChatSession Retry and Edit', () => {
   });
 });
 
+describe('ChatSession changing conversation', () => {
+  /** A store whose writes wait until released: the switch is still under way meanwhile. */
+  class SlowMemento extends Memento {
+    held: Array<() => void> = [];
+    hold = false;
+    override async update(key: string, value: unknown): Promise<void> {
+      if (this.hold) await new Promise<void>((resolve) => this.held.push(resolve));
+      return super.update(key, value);
+    }
+  }
+
+  it('sends a message typed right after New Chat into the new conversation, not the old one', async () => {
+    const memento = new SlowMemento();
+    const { session } = setup({ memento });
+    await session.send('/tools');
+    const old = session.state().conversationId;
+    memento.hold = true;
+    const switching = session.newChat();
+    const sending = session.send('/mcp');
+    while (memento.held.length) {
+      memento.held.splice(0).forEach((release) => release());
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    memento.hold = false;
+    await switching;
+    await sending;
+    expect(session.state().conversationId).not.toBe(old);
+    expect(session.state().items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text)).toEqual(['/mcp']);
+    const stored = new ChatHistoryStore(memento).load(old)!;
+    expect(stored.items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text)).toEqual(['/tools']);
+  });
+});
+
 describe('ChatSession model per conversation', () => {
   it('reopens a conversation with the model it was given', async () => {
     const say = (word: string): IModelProvider => ({
@@ -455,19 +488,24 @@ describe('ChatSession model per conversation', () => {
   });
 });
 
+/** A model that records the last message of each request (with what was attached to it) and answers "ok". */
+function lastMessageModel(seen: string[]): IModelProvider {
+  return {
+    id: 'ctx',
+    label: 'Ctx',
+    models: async () => [],
+    async *stream(request) {
+      seen.push(String(request.messages.at(-1)!.content));
+      yield { type: 'text', delta: 'ok' };
+      yield { type: 'end', reason: 'stop' };
+    },
+  };
+}
+
 describe('ChatSession context from the editor', () => {
   it('sends what the user attached with its path, once, and shows it on the message', async () => {
     const seen: string[] = [];
-    const model: IModelProvider = {
-      id: 'ctx',
-      label: 'Ctx',
-      models: async () => [],
-      async *stream(request) {
-        seen.push(String(request.messages.at(-1)!.content));
-        yield { type: 'text', delta: 'ok' };
-        yield { type: 'end', reason: 'stop' };
-      },
-    };
+    const model = lastMessageModel(seen);
     const picks: ChatAttachment[] = [
       { kind: 'selection', label: 'src/a.ts:1-2', path: 'src/a.ts:1-2', text: 'const a = 1;' },
       { kind: 'problems', label: 'Problems in src/b.ts', path: 'src/b.ts', text: '3:1 error: nope' },
@@ -486,6 +524,24 @@ describe('ChatSession context from the editor', () => {
     expect(session.state().attachments).toBeUndefined();
     await session.send('and now?');
     expect(seen[1]).toBe('and now?');
+  });
+
+  it('sends the attachments again with Retry and with an edited message, not with the next one', async () => {
+    const seen: string[] = [];
+    const model = lastMessageModel(seen);
+    const pick: ChatAttachment = { kind: 'selection', label: 'src/a.ts:1-2', path: 'src/a.ts:1-2', text: 'const a = 1;' };
+    const { session, handle } = setup({ model, extra: { pickContext: async () => pick } });
+    await session.refreshModels();
+    await handle({ type: 'addContext', seq: 1 });
+    await session.send('explain');
+    const withA = (q: string) => `${q}\n\nAttached by the user:\n\n<context kind="selection" path="src/a.ts:1-2">\nconst a = 1;\n</context>`;
+    expect(seen).toEqual([withA('explain')]);
+    expect(await handle({ type: 'resend', seq: 2 })).toBeUndefined();
+    expect(await handle({ type: 'resend', seq: 3, text: 'explain briefly' })).toBeUndefined();
+    expect(seen.slice(1)).toEqual([withA('explain'), withA('explain briefly')]);
+    expect(session.state().items.filter((i) => i.kind === 'user')).toMatchObject([{ text: 'explain briefly', context: ['src/a.ts:1-2'] }]);
+    await session.send('and now?');
+    expect(seen.at(-1)).toBe('and now?');
   });
 
   it('cuts a huge attachment and says so', () => {

@@ -73,4 +73,20 @@ describe('CliAsks', () => {
     expect(await answer).toBe('accept');
     expect(t.text).toContain('srv asks you to open a page on login.example.com');
   });
+
+  it('asks for a page a call needs, then waits for Enter before the call is retried', async () => {
+    const t = terminal();
+    const asks = new CliAsks(t.input, t.output);
+    const ask = { id: 'p', server: 'shop', message: 'Confirm the purchase', url: 'https://pay.example.com/go', host: 'pay.example.com', required: true };
+    const open = asks.askUrl(ask, new AbortController().signal);
+    await t.answer('Open pay.example.com in the browser?', 'y');
+    expect(await open).toBe('accept');
+    expect(t.text).toContain('shop needs you to open a page before the tool can run, on pay.example.com');
+    const finished = asks.askUrlFinished(ask, new AbortController().signal);
+    await t.answer('Press Enter once you have finished on pay.example.com', '');
+    expect(await finished).toBe('done');
+    const cancelled = asks.askUrlFinished(ask, new AbortController().signal);
+    await t.answer('Press Enter once you have finished on pay.example.com', 'c');
+    expect(await cancelled).toBe('cancel');
+  });
 });

@@ -43,10 +43,15 @@ describe('ServerAsks', () => {
       roots: { listChanged: true },
       elicitation: { form: { applyDefaults: true }, url: {} },
       sampling: { tools: {} },
+      // What a 2025-11-25 server may also send as a task: run as tasks of the host's own.
+      tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
     });
     expect(clientCapabilities({})).toEqual({});
     // No way to open a page, no model: form elicitation only.
-    expect(clientCapabilities(new ServerAsks({ prompter: () => undefined }).handlers())).toEqual({ elicitation: { form: { applyDefaults: true } } });
+    expect(clientCapabilities(new ServerAsks({ prompter: () => undefined }).handlers())).toEqual({
+      elicitation: { form: { applyDefaults: true } },
+      tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } },
+    });
   });
 
   it('cancels a form when the server gives up on it, and when nobody answers in time', async () => {
@@ -87,6 +92,15 @@ describe('ServerAsks', () => {
     expect(err.message).toContain('http or https');
     expect(person.urls).toEqual([]);
     expect(opened).toEqual([]);
+  });
+
+  it('answers "cancel" when an accepted page was not opened after all, and logs it', async () => {
+    const person = new ScriptedAsks();
+    const logs: string[] = [];
+    const asks = new ServerAsks({ prompter: () => person, openUrl: async () => false, log: (s, m) => logs.push(`${s}: ${m}`) });
+    person.urlAnswers.push(() => 'accept');
+    expect(await asks.elicit('s', { mode: 'url', message: 'go', url: 'https://example.com/x', elicitationId: '1' }, new AbortController().signal)).toEqual({ action: 'cancel' });
+    expect(logs).toContain('s: example.com was not opened: answered the server as cancelled');
   });
 
   it('bounds questions per server; other servers are still asked', async () => {

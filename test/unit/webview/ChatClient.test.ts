@@ -70,3 +70,20 @@ describe('ChatClient (the panel side of the message map)', () => {
     expect(client.state.asks).toEqual([]);
   });
 });
+
+describe('ChatClient and the frames of MCP Apps', () => {
+  it("takes messages only from the host's origin: an app's forged ones are dropped with one log line", () => {
+    const logs: string[] = [];
+    let listener: ((e: { data: unknown; origin?: string }) => void) | undefined;
+    const client = new ChatClient({ postMessage: () => undefined, getState: () => undefined, setState: () => {} }, (l) => logs.push(l));
+    client.start({ addEventListener: (_type, l) => (listener = l) }, 'vscode-webview://host');
+    const forged = { type: 'upsert', items: [{ kind: 'notice', id: 'n', level: 'error', text: 'FORGED' }] };
+    listener!({ data: init, origin: 'vscode-webview://host' });
+    listener!({ data: forged, origin: 'null' });
+    listener!({ data: forged, origin: 'http://127.0.0.1:4000' });
+    expect(client.state.items).toEqual([]);
+    expect(logs).toEqual(['chat: dropped a message from another frame (null); such messages are ignored']);
+    listener!({ data: forged, origin: 'vscode-webview://host' });
+    expect(client.state.items).toHaveLength(1);
+  });
+});

@@ -22,6 +22,10 @@ export interface AnthropicProviderOptions extends RetryOptions {
   readonly fetch?: typeof fetch;
 }
 
+/** The image types the Messages API takes as base64 image blocks. */
+export const ANTHROPIC_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+type AnthropicImageType = (typeof ANTHROPIC_IMAGE_TYPES)[number];
+
 /**
  * Anthropic's Messages API with streaming: text deltas, tool_use blocks whose input arrives as
  * `input_json_delta` fragments, usage from `message_start` and `message_delta`.
@@ -37,6 +41,10 @@ export class AnthropicProvider implements IModelProvider {
     this.baseUrl = (_options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, '');
     this._host = hostOf(this.baseUrl);
     this.label = _options.label ?? `${_options.model} (${this._host})`;
+  }
+
+  imageTypes(): readonly string[] {
+    return ANTHROPIC_IMAGE_TYPES;
   }
 
   async models(): Promise<readonly ModelInfo[]> {
@@ -168,7 +176,12 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): MessagePa
     else out.push({ role, content: blocks });
   };
   for (const message of messages) {
-    if (message.role === 'user') add('user', message.content ? [{ type: 'text', text: message.content }] : []);
+    if (message.role === 'user') {
+      const images: ContentBlockParam[] = (message.images ?? [])
+        .filter((i) => (ANTHROPIC_IMAGE_TYPES as readonly string[]).includes(i.mimeType))
+        .map((i) => ({ type: 'image', source: { type: 'base64', media_type: i.mimeType as AnthropicImageType, data: i.data } }));
+      add('user', [...(message.content ? [{ type: 'text' as const, text: message.content }] : []), ...images]);
+    }
     else if (message.role === 'tool') add('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) }]);
     else {
       const blocks: ContentBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];

@@ -19,7 +19,15 @@ export interface OpenAiCompatibleProviderOptions extends RetryOptions {
   readonly contextWindow?: number;
   /** Replaces `fetch` (a proxy-aware one, say). */
   readonly fetch?: typeof fetch;
+  /**
+   * Whether the models take images with a message (`image_url` parts). Default: only OpenAI's own
+   * endpoint; a local server's model often does not, and would refuse the request.
+   */
+  readonly imageInput?: boolean;
 }
+
+/** The image types Chat Completions takes as `image_url` data URLs. */
+export const OPENAI_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 /**
  * Chat Completions with streaming, for OpenAI and every server that speaks its API (Ollama, LM
@@ -36,6 +44,10 @@ export class OpenAiCompatibleProvider implements IModelProvider {
     this.baseUrl = (_options.baseUrl ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
     this._host = hostOf(this.baseUrl);
     this.label = _options.label ?? `${_options.model} (${this._host})`;
+  }
+
+  imageTypes(): readonly string[] {
+    return (this._options.imageInput ?? this._host === 'api.openai.com') ? OPENAI_IMAGE_TYPES : [];
   }
 
   async models(): Promise<readonly ModelInfo[]> {
@@ -142,7 +154,15 @@ function toOpenAiTool(tool: ModelToolSpec): ChatCompletionTool {
 export function toOpenAiMessages(system: string, messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = system ? [{ role: 'system', content: system }] : [];
   for (const message of messages) {
-    if (message.role === 'user') out.push({ role: 'user', content: message.content });
+    if (message.role === 'user') {
+      const images = message.images ?? [];
+      out.push({
+        role: 'user',
+        content: images.length
+          ? [{ type: 'text', text: message.content }, ...images.map((i) => ({ type: 'image_url' as const, image_url: { url: `data:${i.mimeType};base64,${i.data}` } }))]
+          : message.content,
+      });
+    }
     else if (message.role === 'tool') out.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
     else if (message.toolCalls?.length) {
       out.push({
