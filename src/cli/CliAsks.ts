@@ -44,10 +44,17 @@ export class CliAsks implements IServerAskPrompter {
 
   async askUrl(ask: ElicitUrlAsk, signal: AbortSignal): Promise<'accept' | 'decline' | 'cancel'> {
     return this._withTerminal(signal, async (question) => {
-      this._say(`\n${ask.server} asks you to open a page on ${ask.host}\n  ${ask.message}\n  ${ask.url}`);
+      this._say(`\n${ask.server} ${ask.required ? 'needs you to open a page before the tool can run, on' : 'asks you to open a page on'} ${ask.host}\n  ${ask.message}\n  ${ask.url}`);
       const answer = await question(`Open ${ask.host} in the browser? [y/N] `);
       if (answer === undefined) return 'cancel';
       return /^y(es)?$/i.test(answer.trim()) ? 'accept' : 'decline';
+    });
+  }
+
+  async askUrlFinished(ask: ElicitUrlAsk, signal: AbortSignal): Promise<'done' | 'cancel'> {
+    return this._withTerminal(signal, async (question) => {
+      const answer = await question(`Press Enter once you have finished on ${ask.host} (the call is then retried), or type c to cancel: `);
+      return answer === undefined || /^c/i.test(answer.trim()) ? 'cancel' : 'done';
     });
   }
 

@@ -15,4 +15,11 @@ export interface CliOptions {
   readonly claudeHooks: boolean;
   /** `--policy FILE` or `MCP_HARNESS_POLICY`: the organisation's server policy. */
   readonly policyFile?: string;
+  /** `call --detach`: return once the call became a task, printing its id; the task keeps running. */
+  readonly detach?: boolean;
+}
+
+/** What a command may do before the harness closes on Ctrl-C (a call cancels its task first). */
+export interface CliInterrupts {
+  onInterrupt(before: () => Promise<void>): void;
 }

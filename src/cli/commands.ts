@@ -1,6 +1,7 @@
 import { formatConfigError, serverPolicyFingerprint, type McpHarness, type ToolCallOutcome } from '../core';
 import { renderHooks, terminalDecider } from './cliHooks';
-import type { CliOptions } from './CliOptions';
+import type { CliInterrupts, CliOptions } from './CliOptions';
+import { CliTaskReporter } from './tasks';
 import { oneLine, renderTable } from './table';
 
 /** `list`: one row per server, then config errors. Exit 0 even when servers failed. */
@@ -55,28 +56,41 @@ export const CALL_EXIT = { ok: 0, failed: 1, usage: 2, unavailable: 3 } as const
 /**
  * `call`: 0 on success, 1 when the tool or the call failed, 2 for unknown tools and invalid
  * arguments, 3 when the tool's server is not running (a typo and a server that is down differ).
+ * A call that becomes a task is waited for with its progress (Ctrl-C cancels the task on the
+ * server); with `--detach` its id is printed at once and it keeps running.
  */
-export async function runCall(harness: McpHarness, options: CliOptions, tool: string, args: Record<string, unknown>): Promise<number> {
+export async function runCall(harness: McpHarness, options: CliOptions, tool: string, args: Record<string, unknown>, interrupts?: CliInterrupts): Promise<number> {
   const controller = new AbortController();
-  const onInterrupt = () => controller.abort();
-  process.once('SIGINT', onInterrupt);
-  let outcome: ToolCallOutcome;
-  try {
-    outcome = await harness.call(
-      { name: tool, arguments: args },
-      {
-        signal: controller.signal,
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        decider: terminalDecider(process.stdin.isTTY === true && process.stderr.isTTY === true),
-        onEvent: (e) => {
-          const p = e.state === 'running' ? e.progress : undefined;
-          if (p && !options.json && process.stderr.isTTY) process.stderr.write(`progress ${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`);
-        },
+  const tasks = new CliTaskReporter(!options.json && process.stderr.isTTY === true);
+  const call = harness.call(
+    { name: tool, arguments: args },
+    {
+      signal: controller.signal,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.detach ? { detachTask: true } : {}),
+      decider: terminalDecider(process.stdin.isTTY === true && process.stderr.isTTY === true),
+      onEvent: (e) => {
+        tasks.event(e);
+        const p = e.state === 'running' ? e.progress : undefined;
+        if (p && !options.json && process.stderr.isTTY) process.stderr.write(`progress ${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`);
       },
-    );
-  } finally {
-    process.off('SIGINT', onInterrupt);
+    },
+  );
+  // Ctrl-C stops the call, and a task it became is cancelled on its server before the harness closes.
+  interrupts?.onInterrupt(async () => {
+    controller.abort();
+    await Promise.race([call, new Promise((r) => setTimeout(r, 5000).unref())]);
+  });
+  const outcome: ToolCallOutcome = await call;
+  if (options.detach && tasks.task && !outcome.isError) {
+    const { taskId, server } = tasks.task;
+    process.stdout.write(options.json ? `${JSON.stringify({ taskId, server, status: tasks.task.status }, null, 2)}\n` : `${taskId}\n`);
+    process.stderr.write(`the task keeps running on ${server}; "mcp-harness task ${taskId}" shows it or waits for it\n`);
+    // A stdio server is a process of this command: it ends when the command does, and its tasks with it.
+    if (harness.snapshot(server)?.transport === 'stdio') process.stderr.write(`note: ${server} runs as a process of this command (stdio): it ends now, and the task with it\n`);
+    return CALL_EXIT.ok;
   }
+  if (options.detach && !tasks.task && !options.json) process.stderr.write('the call did not become a task: its result follows\n');
   for (const message of outcome.hookMessages ?? []) process.stderr.write(`hook: ${message}\n`);
   for (const note of outcome.hookNotes ?? []) process.stderr.write(`hook note (${note.hook}): ${note.text}\n`);
   const { isError, text, content, structuredContent, errorKind } = outcome;

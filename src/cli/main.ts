@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HARNESS_VERSION, loadMcpConfig, McpHarness } from '../core';
-import { UsageError, type CliOptions } from './CliOptions';
+import { UsageError, type CliInterrupts, type CliOptions } from './CliOptions';
 import { CliInputResolver } from './CliInputResolver';
 import { CliAuthHost, defaultTokenFile, FileSecretStore, MemorySecretStore, openInBrowser, TOKEN_STORE_ENV } from './CliAuthHost';
 import { cliHookOptions, defaultUserHooksFile } from './cliHooks';
@@ -13,6 +13,8 @@ import { runServe } from './serve';
 import { runSkill, runSkills } from './skills';
 import { POLICY_ENV, policyFileFrom, readCliPolicy } from './cliPolicy';
 import { CliAsks } from './CliAsks';
+import { runTask, taskStoreFor } from './tasks';
+import { errorMessage } from '../core/base/errors';
 
 const USAGE = `mcp-harness ${HARNESS_VERSION}: connect to MCP servers and call their tools
 
@@ -21,7 +23,13 @@ Usage:
   mcp-harness list --discover [options]    servers other agents configured (VS Code, Claude Code, Claude
                                            Desktop, Cursor): name, file:line, command or URL; starts nothing
   mcp-harness tools  [options]             every tool, by the name to call it with
-  mcp-harness call   TOOL ['{"json":"args"}'] [--timeout MS] [options]
+  mcp-harness call   TOOL ['{"json":"args"}'] [--timeout MS] [--detach] [options]
+                                           a call that becomes a task is waited for with its progress
+                                           (Ctrl-C cancels it); --detach prints the task's id at once
+                                           and leaves it running
+  mcp-harness task   ID [--server NAME] [--no-wait]   a task's state; a running one is waited for (Ctrl-C
+                                           stops waiting, the task keeps running), a finished one's
+                                           result is shown
   mcp-harness resources [options]          every server's resources and resource templates
   mcp-harness read   URI [--server NAME]   a resource's contents (text; binary summarised, --json whole)
   mcp-harness prompts [options]            every server's prompts, as SERVER.PROMPT with their arguments
@@ -75,6 +83,8 @@ async function main(argv: string[]): Promise<number> {
       'claude-hooks': { type: 'boolean', default: false },
       discover: { type: 'boolean', default: false },
       policy: { type: 'string' },
+      detach: { type: 'boolean', default: false },
+      'no-wait': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
     },
@@ -83,7 +93,9 @@ async function main(argv: string[]): Promise<number> {
   if (values.version) return print(HARNESS_VERSION);
   const [command, ...rest] = positionals;
   if (values.discover && command !== 'list') throw new UsageError('--discover goes with list only');
-  if (!command) throw new UsageError('missing command (list, tools, call, resources, read, prompts, prompt, skills, skill, hooks, doctor or serve)');
+  if (values.detach && command !== 'call') throw new UsageError('--detach goes with call only');
+  if (values['no-wait'] && command !== 'task') throw new UsageError('--no-wait goes with task only');
+  if (!command) throw new UsageError('missing command (list, tools, call, task, resources, read, prompts, prompt, skills, skill, hooks, doctor or serve)');
   const options: CliOptions = {
     workspace: path.resolve(values.workspace ?? process.cwd()),
     configFiles: (values.config ?? []).map((f) => path.resolve(f)),
@@ -94,6 +106,7 @@ async function main(argv: string[]): Promise<number> {
     hookFiles: (values.hooks ?? []).map((f) => path.resolve(f)),
     claudeHooks: values['claude-hooks'],
     policyFile: resolvePath(policyFileFrom(values.policy)),
+    detach: values.detach,
   };
   switch (command) {
     case 'list':
@@ -108,7 +121,10 @@ async function main(argv: string[]): Promise<number> {
       return withHarness(options, (h) => runHooks(h, options), rest, { autoStart: false, allowSignIn: false });
     case 'call':
       if (rest.length < 1 || rest.length > 2) throw new UsageError('call needs TOOL and optionally one JSON argument object');
-      return withHarness(options, (h) => runCall(h, options, rest[0], parseToolArgs(rest[1])), []);
+      return withHarness(options, (h, interrupts) => runCall(h, options, rest[0], parseToolArgs(rest[1]), interrupts), []);
+    case 'task':
+      if (rest.length !== 1) throw new UsageError('task needs the task ID (as "call --detach" printed it)');
+      return withHarness(options, (h) => runTask(h, options, rest[0], values.server, !values['no-wait']), []);
     case 'resources':
       return withHarness(options, (h) => runResources(h, options), rest);
     case 'prompts':
@@ -136,13 +152,13 @@ async function main(argv: string[]): Promise<number> {
       return withHarness(options, (h) => runDoctor(h, config, options), rest);
     }
     default:
-      throw new UsageError(`unknown command "${command}" (expected list, tools, call, resources, read, prompts, prompt, skills, skill, hooks, doctor, login, logout or serve)`);
+      throw new UsageError(`unknown command "${command}" (expected list, tools, call, task, resources, read, prompts, prompt, skills, skill, hooks, doctor, login, logout or serve)`);
   }
 }
 
 async function withHarness(
   options: CliOptions,
-  run: (h: McpHarness) => Promise<number>,
+  run: (h: McpHarness, interrupts: CliInterrupts) => Promise<number>,
   extra: string[],
   auth: { autoStart: boolean; allowSignIn: boolean } = { autoStart: true, allowSignIn: false },
 ): Promise<number> {
@@ -167,6 +183,8 @@ async function withHarness(
     inputResolver: new CliInputResolver(process.env, interactive),
     traceEnabled: () => options.trace,
     hooks: cliHookOptions(options),
+    // Tasks a detached call left running, so "task ID" finds them.
+    taskStore: taskStoreFor(options.workspace),
     // Forms and pages are asked on the terminal; without one they are declined, saying so.
     asks: {
       prompter: () => (interactive ? cliAsks : undefined),
@@ -179,13 +197,14 @@ async function withHarness(
   if (options.trace) {
     harness.onDidLog((e) => e.source === 'rpc' && process.stderr.write(`[${e.server}] ${e.message}\n`));
   }
-  // Ctrl-C must still take the servers down with us.
-  const interrupt = () => void harness.dispose().then(() => process.exit(130));
+  // Ctrl-C must still take the servers down with us (a command may finish something first).
+  let before: (() => Promise<void>) | undefined;
+  const interrupt = () => void (before?.() ?? Promise.resolve()).then(() => harness.dispose()).then(() => process.exit(130));
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   try {
     await harness.start();
-    return await run(harness);
+    return await run(harness, { onInterrupt: (fn) => (before = fn) });
   } finally {
     await harness.dispose();
     process.off('SIGINT', interrupt);
@@ -203,7 +222,7 @@ function parseToolArgs(text: string | undefined): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`arguments are not valid JSON: ${(err as Error).message}`);
+    throw new UsageError(`arguments are not valid JSON: ${errorMessage(err)}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError('arguments must be a JSON object, e.g. \'{"path": "README.md"}\'');
@@ -228,7 +247,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    process.stderr.write(`mcp-harness: ${(err as Error).message ?? String(err)}\n`);
+    process.stderr.write(`mcp-harness: ${errorMessage(err)}\n`);
     if (usage) process.stderr.write(`Run "mcp-harness --help" for usage.\n`);
     process.exitCode = usage ? 2 : 1;
   },

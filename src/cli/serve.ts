@@ -10,6 +10,7 @@ import {
   McpHarness,
   type McpServerPolicyState,
   ServeHttpListener,
+  ServeOAuth,
   serveStdio,
 } from '../core';
 import { cliHookOptions } from './cliHooks';
@@ -28,6 +29,13 @@ Usage:
   stdio by default (stdout carries only MCP messages; logs go to stderr).
   --http [HOST:]PORT   Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1), requiring
                        "Authorization: Bearer <token>": MCP_HARNESS_TOKEN, or a token printed once to stderr
+  --oauth-issuer URL   HTTP: also accept OAuth access tokens (JWT) this authorization server issued for the
+                       gateway, so many people share one gateway, each seen by name (the token's subject) in
+                       the audit log; publishes protected resource metadata (RFC 9728) naming the issuer.
+                       The static token is then accepted only if MCP_HARNESS_TOKEN sets it
+  --oauth-scope SCOPE  HTTP with --oauth-issuer: a scope every token must carry (repeatable)
+  --oauth-resource URL HTTP with --oauth-issuer: the gateway's URL as clients reach it (a proxy in front, a
+                       name other than HOST), which tokens must name as their audience (default: http://HOST:PORT/mcp)
   --gateway            also offer every configured server's tools (mcp__<server>__<tool>), resources and prompts
   --expose NAMES       offer these too (comma-separated names or patterns with *, repeatable), e.g. write_file
   --deny NAMES         never offer these; deny wins over expose and over the defaults
@@ -74,6 +82,7 @@ interface ServeArgs {
   readonly hookFiles: string[];
   readonly claudeHooks: boolean;
   readonly policyFile?: string;
+  readonly oauth?: { readonly issuer: string; readonly scopes: string[]; readonly resource?: string };
 }
 
 /** `serve`: runs until the stdio client goes away, or until SIGINT/SIGTERM. */
@@ -115,12 +124,15 @@ export async function runServe(argv: string[]): Promise<number> {
       await Promise.race([serveStdio(mcp, process.stdin, process.stdout, (err) => log(`stdio: ${err.message}`)), signalled]);
       return 0;
     }
-    const token = process.env.MCP_HARNESS_TOKEN || randomBytes(24).toString('base64url');
+    // With OAuth the static token is the operator's choice only; without it, one is made up and shown.
+    const token = process.env.MCP_HARNESS_TOKEN || (args.oauth ? undefined : randomBytes(24).toString('base64url'));
+    const oauth = args.oauth ? new ServeOAuth({ issuer: args.oauth.issuer, scopes: args.oauth.scopes }) : undefined;
     const sessionIdleTimeoutMs = args.sessionIdleTimeoutMs ?? serveConfig.sessionIdleTimeoutMs?.value;
     const maxSessions = args.maxSessions ?? serveConfig.maxSessions?.value;
-    listener = new ServeHttpListener(mcp, { ...args.http, token, allowedOrigins: args.allowOrigins, sessionIdleTimeoutMs, maxSessions, log });
+    listener = new ServeHttpListener(mcp, { ...args.http, token, oauth, resource: args.oauth?.resource, allowedOrigins: args.allowOrigins, sessionIdleTimeoutMs, maxSessions, log });
     const url = await listener.listen();
-    if (!process.env.MCP_HARNESS_TOKEN) log(`token (shown once; set MCP_HARNESS_TOKEN to choose it): ${token}`);
+    if (!process.env.MCP_HARNESS_TOKEN && token) log(`token (shown once; set MCP_HARNESS_TOKEN to choose it): ${token}`);
+    if (oauth) log(`accepting OAuth access tokens from ${oauth.issuer} for ${listener.resource} (metadata: ${listener.metadataUrl})`);
     const host = args.http.host ?? '127.0.0.1';
     if (!['127.0.0.1', 'localhost', '::1'].includes(host)) log(`warning: listening on ${host}, reachable from other machines; only the token keeps them out`);
     log(`serving MCP on ${url}`);
@@ -155,6 +167,9 @@ function parseServeArgs(argv: string[]): ServeArgs | undefined {
       hooks: { type: 'string', multiple: true },
       'claude-hooks': { type: 'boolean', default: false },
       policy: { type: 'string' },
+      'oauth-issuer': { type: 'string' },
+      'oauth-scope': { type: 'string', multiple: true },
+      'oauth-resource': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -162,8 +177,10 @@ function parseServeArgs(argv: string[]): ServeArgs | undefined {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const workspace = path.resolve(values.workspace ?? process.cwd());
   const policyFile = policyFileFrom(values.policy);
+  const http = values.http !== undefined ? parseListen(values.http) : undefined;
   return {
-    http: values.http !== undefined ? parseListen(values.http) : undefined,
+    http,
+    oauth: parseOAuthFlags(values['oauth-issuer'], values['oauth-scope'], values['oauth-resource'], http !== undefined),
     gateway: values.gateway,
     expose: splitNames(values.expose),
     deny: splitNames(values.deny),
@@ -209,6 +226,20 @@ function createServeHarness(args: ServeArgs, serverPolicy: McpServerPolicyState 
   const commandEnv = { ...process.env, MCP_HARNESS_TOKEN: undefined };
   for (const tool of createBuiltinTools({ roots: [args.workspace], runCommand: { env: commandEnv } })) harness.registerBuiltin(tool);
   return harness;
+}
+
+/** `--oauth-issuer` and its companions, checked: URLs that parse, and only with `--http`. */
+function parseOAuthFlags(issuer: string | undefined, scopes: string[] | undefined, resource: string | undefined, http: boolean): ServeArgs['oauth'] {
+  if (issuer === undefined) {
+    if (scopes !== undefined || resource !== undefined) throw new UsageError(`${scopes ? '--oauth-scope' : '--oauth-resource'} needs --oauth-issuer`);
+    return undefined;
+  }
+  if (!http) throw new UsageError('--oauth-issuer needs --http: OAuth access tokens travel over HTTP');
+  for (const [flag, value] of [['--oauth-issuer', issuer], ['--oauth-resource', resource]] as const) {
+    if (value !== undefined && !/^https?:\/\//.test(value)) throw new UsageError(`${flag} expects an http(s) URL, got "${value}"`);
+    if (value !== undefined && !URL.canParse(value)) throw new UsageError(`${flag} expects a URL, got "${value}"`);
+  }
+  return { issuer, scopes: splitNames(scopes), ...(resource !== undefined ? { resource } : {}) };
 }
 
 /** `8080`, `127.0.0.1:8080`, `[::1]:8080`, `0.0.0.0:8080`. */

@@ -30,4 +30,17 @@ describe('mcp-harness call, not interactive', () => {
     expect(stdout).toContain('"action":"decline"');
     expect(stderr).toContain('asker: declined an elicitation request: not an interactive terminal');
   });
+
+  it('ends a call that needs a page visited first, saying why', async () => {
+    writeJson(ws, '.mcp.json', { mcpServers: { library: { command: process.execPath, args: [repoPath('test/fixtures/servers/library.mjs')], env: tag.env } } });
+    const { stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [cli, 'call', 'mcp__library__needs_page', '{}', '--workspace', ws], { env: { ...process.env, ...tag.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (err += c));
+      child.on('close', (c) => resolve({ code: c, stdout: out, stderr: err }));
+    });
+    expect(stdout + stderr).toContain('library: the server needs the user to open a page on pay.example.com first ("Confirm the purchase"); nobody could be asked (not an interactive terminal), so the tool did not run');
+  });
 });

@@ -82,6 +82,25 @@ describe('mcp-harness --policy', () => {
     expect(rows[0]!.error).toContain("not allowed by your organisation's policy: the policy is broken, so no server may start until it is fixed");
   });
 
+  it.runIf(process.platform === 'linux')('"requireSandbox": true runs the sandboxed entry (sandboxed for real) and refuses the other', async () => {
+    const boxedWs = path.join(tmp.dir, 'boxed');
+    writeJson(boxedWs, '.mcp.json', {
+      mcpServers: { boxed: fixtureEntry(['--name=team'], { env: tag.env, sandbox: true }), open: fixtureEntry(['--name=team'], { env: tag.env }) },
+    });
+    writeJson(tmp.dir, 'sandbox-policy.json', { allow: [{ command: `* ${fixtureServer} --name=team` }], requireSandbox: true });
+    const policy = path.join(tmp.dir, 'sandbox-policy.json');
+    const result = await run(['list', '--json', '--workspace', boxedWs, '--policy', policy]);
+    const rows = (JSON.parse(result.stdout) as { servers: ListRow[] }).servers;
+    expect(rows.map((r) => [r.name, r.state])).toEqual([
+      ['boxed', 'running'],
+      ['open', 'blocked'],
+    ]);
+    expect(rows[1]!.error).toContain(`"requireSandbox" in ${policy} asks every stdio server to declare "sandbox"`);
+    // Without the policy both run: the sandbox is the entry's, the requirement the policy's.
+    const open = await run(['list', '--json', '--workspace', boxedWs]);
+    expect((JSON.parse(open.stdout) as { servers: ListRow[] }).servers.map((r) => r.state)).toEqual(['running', 'running']);
+  });
+
   it('a missing policy file fails closed as well', async () => {
     const missing = path.join(tmp.dir, 'no-such-policy.json');
     const { rows, stderr } = await list(['--policy', missing]);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayUri } from '../../src/core/serve/ServeCatalog';
 import { processTag, waitForNoProcesses } from '../support/leaks';
 import { fixtureEntry, repoPath, tempDir, writeJson } from '../support/servers';
-import { auditLines, cli, rawClientFor, requireBuiltCli } from './serveSupport';
+import { auditLinesWhen, cli, rawClientFor, requireBuiltCli } from './serveSupport';
 
 // Deny rules of the gateway are bound to servers and identities: what is denied cannot be reached
 // under another exposed name, nor by a resource URI a client puts together itself.
@@ -50,7 +50,8 @@ describe('serve --gateway --deny', () => {
     } finally {
       await client.close();
     }
-    expect(auditLines(audit).filter((l) => l.event === 'start').map((l) => l.server)).toEqual(['p.q']);
+    const started = await auditLinesWhen(audit, (l) => l.event === 'start', 'the call that ran');
+    expect(started.map((l) => l.server)).toEqual(['p.q']);
   });
 
   it('hides a denied server\'s resources and prompts and refuses them by URI and name', async () => {

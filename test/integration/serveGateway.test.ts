@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpHarness } from '../../src/core';
 import { processTag, waitForNoProcesses } from '../support/leaks';
 import { fixtureEntry, freePort, referenceServers, tempDir, writeJson } from '../support/servers';
-import { auditLines, cli, harnessFor, rawClientFor, requireBuiltCli, serverStderr, startHttpServe, whenHarness } from './serveSupport';
+import { auditLines, auditLinesWhen, cli, harnessFor, rawClientFor, requireBuiltCli, serverStderr, startHttpServe, whenHarness } from './serveSupport';
 
 const tag = processTag();
 const tmp = tempDir('serve-gateway-');
@@ -87,13 +87,13 @@ describe.each(['stdio', 'http'] as const)('gateway over %s', (transport) => {
       await raw.close();
     }
     expect((await harness.callTool('mcp__h__mcp__memory__read_graph', {})).text).toContain(`gateway-${transport}`);
-    const denied = auditLines(audit).filter((l) => l.event === 'denied' && l.tool === 'mcp__memory__delete_entities');
-    expect(denied.some((l) => (l.client as { transport: string }).transport === transport)).toBe(true);
+    const denied = await auditLinesWhen(audit, (l) => l.event === 'denied' && l.tool === 'mcp__memory__delete_entities' && (l.client as { transport: string }).transport === transport, 'the denied call');
+    expect(denied[0]).toMatchObject({ reason: 'not offered', client: { transport } });
   });
 
-  it('records calls with the client identity and the server they went to', () => {
-    const ends = auditLines(audit).filter((l) => l.event === 'end' && l.tool === 'mcp__everything__echo');
-    const mine = ends.find((l) => (l.client as { transport: string }).transport === transport);
+  it('records calls with the client identity and the server they went to', async () => {
+    const ends = await auditLinesWhen(audit, (l) => l.event === 'end' && l.tool === 'mcp__everything__echo' && (l.client as { transport: string }).transport === transport, 'the echo call');
+    const mine = ends[0];
     // Our own client speaks 2026-07-28: no session, its identity comes with every request.
     expect(mine).toMatchObject({ server: 'everything', outcome: 'ok', method: 'tools/call', client: { name: 'mcp-harness', transport, protocolVersion: '2026-07-28' } });
     expect(harness.servers()[0].protocolVersion).toBe('2026-07-28');

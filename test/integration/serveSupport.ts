@@ -71,6 +71,17 @@ export function whenHarness(harness: McpHarness, check: () => boolean, what: str
 }
 
 /** Reads the JSON lines of an audit file. */
+/** The audit lines `match` accepts, once there is one: the serving process writes its log behind the answers it sends. */
+export async function auditLinesWhen(file: string, match: (line: Record<string, unknown>) => boolean, what: string, timeoutMs = 10_000): Promise<Record<string, unknown>[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const lines = auditLines(file).filter(match);
+    if (lines.length > 0) return lines;
+    if (Date.now() > deadline) throw new Error(`no audit line for ${what} in ${file} after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 export function auditLines(file: string): Record<string, unknown>[] {
   if (!fs.existsSync(file)) return [];
   return fs

@@ -1,4 +1,5 @@
 import type { ListResourceTemplatesResult, Prompt, Resource } from '@modelcontextprotocol/server';
+import { isAppOnlyTool } from '../apps/appResource';
 import { Emitter, type Event } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import type { McpHarness } from '../McpHarness';
@@ -40,6 +41,7 @@ export class ServeCatalog extends Disposable {
   private _resources = new Map<string, GatewayResource>();
   private _prompts = new Map<string, GatewayPrompt>();
   private _templates: ResourceTemplate[] = [];
+  private _appOnly = new Set<string>();
   private _fingerprints: Record<CatalogListKind, string> = { tools: '', resources: '', prompts: '' };
 
   constructor(
@@ -68,9 +70,13 @@ export class ServeCatalog extends Disposable {
     return [...this._prompts.values()];
   }
 
-  /** Whether a tool is offered (the pipeline asks this at look-up and again before it calls). */
+  /**
+   * Whether a tool is offered (the pipeline asks this at look-up and again before it calls). A
+   * tool only an MCP App may call (`_meta.ui.visibility: ["app"]`) never is: the gateway's clients
+   * are agents, not an app's host.
+   */
   offersTool(tool: HarnessTool): boolean {
-    return this._exposure.allowsTool(tool);
+    return this._exposure.allowsTool(tool) && !this._appOnly.has(tool.name);
   }
 
   /**
@@ -88,8 +94,21 @@ export class ServeCatalog extends Disposable {
     return this._prompts.get(name);
   }
 
+  /** The exposed names of the tools only apps may call, as the servers list them now. */
+  private _appOnlyNames(tools: readonly HarnessTool[]): Set<string> {
+    const names = new Set<string>();
+    const listed = new Map(this._harness.snapshots().map((s) => [s.name, s.tools]));
+    for (const tool of tools) {
+      const definition = tool.server === undefined ? undefined : listed.get(tool.server)?.find((t) => t.name === tool.originalName);
+      if (definition && isAppOnlyTool(definition)) names.add(tool.name);
+    }
+    return names;
+  }
+
   private _refresh(notify: boolean): void {
-    this._tools = this._harness.tools().filter((t) => this._exposure.allowsTool(t));
+    const all = this._harness.tools();
+    this._appOnly = this._appOnlyNames(all);
+    this._tools = all.filter((t) => this.offersTool(t));
     const resources = new Map<string, GatewayResource>();
     const prompts = new Map<string, GatewayPrompt>();
     const templates: ResourceTemplate[] = [];

@@ -1,4 +1,6 @@
-import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+// Longer than most files: this is the one place every HTTP request is checked (Host, Origin,
+// credentials) before the handler of either protocol generation sees it.
+import { randomUUID, createHash } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -15,6 +17,7 @@ import { clientFromRequestMeta, listenedResources, type HarnessMcpServer, type S
 import { toWebRequest, writeResponse } from './nodeWebBridge';
 import { errorMessage } from '../base/errors';
 import { ServeHttpSessions, type HttpSession } from './ServeHttpSessions';
+import { authenticate, METADATA_PATHS, protectedResourceMetadataUrl, type ServeOAuth, type ServeTokenRefusal } from './ServeOAuth';
 
 /** Path of the MCP endpoint. */
 export const SERVE_HTTP_PATH = '/mcp';
@@ -29,8 +32,12 @@ export interface ServeHttpOptions {
   readonly host?: string;
   /** Port; 0 picks a free one. */
   readonly port: number;
-  /** Bearer token every request must carry. */
-  readonly token: string;
+  /** A static bearer token a request may carry; without `oauth` every request must carry it. */
+  readonly token?: string;
+  /** Also (or, without `token`, only) accept OAuth access tokens the issuer signed for this gateway. */
+  readonly oauth?: ServeOAuth;
+  /** The gateway's URL as clients reach it, which tokens must name as their audience (default: {@link ServeHttpListener.url}). */
+  readonly resource?: string;
   /** Origins allowed besides the server's own loopback ones, e.g. `http://localhost:6274`. */
   readonly allowedOrigins?: readonly string[];
   /** Host header values allowed besides the loopback names (needed when binding elsewhere). */
@@ -54,7 +61,7 @@ export interface ServeHttpOptions {
 export class ServeHttpListener {
   private readonly _server: http.Server;
   private readonly _sessions: ServeHttpSessions;
-  private readonly _tokenDigest: Buffer;
+  private readonly _tokenDigest: Buffer | undefined;
   private readonly _modern: McpHttpHandler;
   private readonly _modernNotifier: IDisposable;
   /** How each request in flight on the 2026-07-28 path is connected (its server is built from the web `Request`). */
@@ -66,7 +73,8 @@ export class ServeHttpListener {
     private readonly _mcp: HarnessMcpServer,
     private readonly _o: ServeHttpOptions,
   ) {
-    this._tokenDigest = digest(_o.token);
+    if (_o.token === undefined && _o.oauth === undefined) throw new Error('serve over HTTP needs a token, OAuth, or both');
+    this._tokenDigest = _o.token === undefined ? undefined : digest(_o.token);
     this._sessions = new ServeHttpSessions({ idleTimeoutMs: _o.sessionIdleTimeoutMs, maxSessions: _o.maxSessions, log: _o.log });
     this._modern = createMcpHandler(
       (ctx) => _mcp.createServer((ctx.requestInfo && this._connections.get(ctx.requestInfo)) ?? { transport: 'http' }, false),
@@ -120,15 +128,18 @@ export class ServeHttpListener {
 
   private async _handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://placeholder');
-    if (url.pathname !== SERVE_HTTP_PATH) return sendError(res, 404, -32000, `not found: the MCP endpoint is ${SERVE_HTTP_PATH}`);
+    const metadata = this._o.oauth && req.method === 'GET' && METADATA_PATHS.has(url.pathname);
+    if (url.pathname !== SERVE_HTTP_PATH && !metadata) return sendError(res, 404, -32000, `not found: the MCP endpoint is ${SERVE_HTTP_PATH}`);
     const host = req.headers.host;
     if (!this._hostAllowed(host)) return sendError(res, 403, -32000, `forbidden: Host "${host ?? ''}" is not allowed`);
     const origin = req.headers.origin;
     if (origin !== undefined && !this._originAllowed(origin)) return sendError(res, 403, -32000, `forbidden: Origin "${origin}" is not allowed`);
-    if (!this._authorized(req.headers.authorization)) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="mcp-harness"');
-      return sendError(res, 401, -32000, 'unauthorized: send "Authorization: Bearer <token>" (the token mcp-harness serve printed, or MCP_HARNESS_TOKEN)');
+    if (metadata) {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'max-age=300' }).end(JSON.stringify(this._o.oauth!.metadata(this.resource)));
+      return;
     }
+    const caller = await authenticate(req.headers.authorization, this._tokenDigest, this._o.oauth, this.resource);
+    if (!caller.ok) return this._refuse(res, caller.error);
     const sessionId = headerValue(req.headers['mcp-session-id']);
     const raw = req.method === 'POST' ? await readBody(req, res) : undefined;
     if (raw === INVALID) return;
@@ -140,10 +151,16 @@ export class ServeHttpListener {
       if (!res.writableFinished) gone.abort();
     });
     const request = toWebRequest(req, raw, gone.signal);
-    const connection: ServeConnectionInfo = { transport: 'http', ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress.replace(/^::ffff:/, '') } : {}) };
+    const user = caller.value;
+    const connection: ServeConnectionInfo = {
+      transport: 'http',
+      ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress.replace(/^::ffff:/, '') } : {}),
+      ...(user !== undefined ? { user } : {}),
+    };
     if (sessionId !== undefined) {
       const existing = this._sessions.get(sessionId);
       if (!existing) return sendError(res, 404, -32001, 'session not found (ended, or idle too long): initialize again');
+      if (existing.user !== user) return sendError(res, 403, -32000, 'forbidden: this session belongs to another caller');
       res.once('close', this._sessions.use(sessionId));
       return this._forward(existing, request, res, body, gone.signal);
     }
@@ -167,6 +184,7 @@ export class ServeHttpListener {
     this._sessions.beginInitializing();
     try {
       const entry: HttpSession = {
+        ...(user !== undefined ? { user } : {}),
         transport: new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => this._sessions.add(id, entry),
@@ -223,9 +241,27 @@ export class ServeHttpListener {
     return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && LOOPBACK.has(name) && port === this._port;
   }
 
-  private _authorized(header: string | undefined): boolean {
-    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    return match !== null && timingSafeEqual(digest(match[1]), this._tokenDigest);
+  /** The URL tokens must be issued for. */
+  get resource(): string {
+    return this._o.resource ?? this.url;
+  }
+
+  /** Where the protected resource metadata of {@link resource} is . */
+  get metadataUrl(): string {
+    return protectedResourceMetadataUrl(this.resource);
+  }
+
+  /** 401 (or 403 for a missing scope) with the challenge RFC 6750 and RFC 9728 ask for. */
+  private _refuse(res: http.ServerResponse, refusal: ServeTokenRefusal | undefined): void {
+    if (!this._o.oauth) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="mcp-harness"');
+      return sendError(res, 401, -32000, 'unauthorized: send "Authorization: Bearer <token>" (the token mcp-harness serve printed, or MCP_HARNESS_TOKEN)');
+    }
+    const params = [`resource_metadata="${this.metadataUrl}"`];
+    if (refusal) params.push(`error="${refusal.error}"`, `error_description="${refusal.description.replaceAll('"', "'")}"`);
+    res.setHeader('WWW-Authenticate', `Bearer ${params.join(', ')}`);
+    const status = refusal?.error === 'insufficient_scope' ? 403 : 401;
+    sendError(res, status, -32000, `unauthorized: ${refusal?.description ?? `send an OAuth access token from ${this._o.oauth.issuer} ("Authorization: Bearer <token>")`}`);
   }
 }
 

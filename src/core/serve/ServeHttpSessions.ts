@@ -11,6 +11,8 @@ export const DEFAULT_MAX_SESSIONS = 1000;
 export interface HttpSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   session?: HarnessServeSession;
+  /** The caller an OAuth access token named when the session began; only that caller may use it. */
+  readonly user?: string;
 }
 
 interface Entry {

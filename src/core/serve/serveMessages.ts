@@ -25,7 +25,7 @@ export function unknownItem(kind: 'resource' | 'prompt', name: string): Protocol
 }
 
 /** What the listener knows of a client before any MCP message: how it is connected. */
-export type ServeConnectionInfo = Pick<AuditClient, 'transport' | 'remoteAddress' | 'sessionId'>;
+export type ServeConnectionInfo = Pick<AuditClient, 'transport' | 'remoteAddress' | 'sessionId' | 'user'>;
 
 /** A tool as `tools/list` offers it. */
 export function toMcpTool(tool: HarnessTool): Tool {
