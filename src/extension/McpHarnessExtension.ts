@@ -15,6 +15,7 @@ import { serverAskOptions } from './ServerAskFeature';
 import { ServerLogs } from './ServerLogs';
 import { ServerTreeProvider, type ServerTreeNode } from './ServerTreeProvider';
 import { StatusBarController } from './StatusBarController';
+import { TaskFeature, WorkspaceTaskStore } from './TaskFeature';
 import { ToolEnablement } from './ToolEnablement';
 import { VscodeInputResolver } from './VscodeInputResolver';
 
@@ -74,6 +75,10 @@ export class McpHarnessExtension extends Disposable {
       logLevel: (server) => logs.mcpLevel(server),
       // The chat is created below; questions reach it (or the input flow) through this late binding.
       asks: serverAskOptions(() => this._chat, this._log),
+      // The chat renders MCP Apps: servers are told, and offer their UI tools.
+      handlers: { apps: true },
+      // Tool calls that became tasks are followed again after a window reload.
+      taskStore: new WorkspaceTaskStore(context.workspaceState),
     });
     this._register(this.harness.onDidLog((e) => logs.append(e)));
     this._register(this.harness.onDidChange(() => this._updateContext()));
@@ -88,6 +93,7 @@ export class McpHarnessExtension extends Disposable {
       }),
     );
     this._register(new HookFeature(this.harness, this._hookApprovals));
+    this._register(new TaskFeature(this.harness));
     this._status = this._register(new StatusBarController(this.harness, this._enablement));
     this._chat = this._register(new ChatFeature(context, this.harness, () => this._enabledTools(), this._log));
     for (const command of registerCommands({ harness: this.harness, approvals, logs, inputs, enablement: this._enablement, reload: (o) => this.reload(o) })) this._register(command);
@@ -107,6 +113,8 @@ export class McpHarnessExtension extends Disposable {
       () => {
         const servers = this.harness.servers();
         this._log.info(`configuration applied: ${servers.length} servers, ${servers.filter((s) => s.state === 'running').length} running`);
+        // Tasks a previous window left running: their results go to the conversations that started them.
+        this.harness.resumeTasks().catch((err) => this._log.warn(`picking up running tasks failed: ${err}`));
         for (const e of this.harness.configErrors()) this._log.warn(`config: ${e.file}${e.line ? `:${e.line}:${e.column}` : ''}: ${e.jsonPath ?? ''} ${e.message}`);
       },
       (err) => this._log.error(`starting failed: ${err}`),
@@ -141,6 +149,8 @@ export class McpHarnessExtension extends Disposable {
 
   /** Saves the chat, stops every server and waits until their processes are gone (safe to call twice). */
   async shutdown(): Promise<void> {
+    // Running tasks keep running on their servers (and are picked up after a reload): stopping the chat's turn must not cancel them.
+    this.harness.suspendTasks();
     this._chat.session.stop();
     await this._chat.flush().catch((err) => this._log.warn(`chat: saving on exit failed: ${err}`));
     await this.harness.dispose();

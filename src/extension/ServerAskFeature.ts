@@ -17,9 +17,8 @@ export function serverAskOptions(chat: () => ChatFeature | undefined, log: vscod
       const feature = chat();
       return feature?.viewVisible ? feature.session.asks : flow;
     },
-    openUrl: async (url) => {
-      await vscode.env.openExternal(vscode.Uri.parse(url, true));
-    },
+    // False when the person says no to VS Code's own "open this website?" question.
+    openUrl: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))),
     samplingPolicy: (server) => samplingPolicy(server),
     samplingModel: () => {
       const entry = chat()?.session.currentModel;
@@ -57,12 +56,20 @@ class VscodeInputFlowAsks implements IServerAskPrompter {
 
   async askUrl(ask: ElicitUrlAsk): Promise<'accept' | 'decline' | 'cancel'> {
     const choice = await vscode.window.showWarningMessage(
-      `${ask.server} asks you to open a page on ${ask.host}`,
+      ask.required ? `${ask.server} needs you to open a page on ${ask.host} before the tool can run` : `${ask.server} asks you to open a page on ${ask.host}`,
       { modal: true, detail: `${ask.message}\n\n${ask.url}` },
       `Open ${ask.host}`,
       'Decline',
     );
     return choice === undefined ? 'cancel' : choice === 'Decline' ? 'decline' : 'accept';
+  }
+
+  async askUrlFinished(ask: ElicitUrlAsk, signal: AbortSignal): Promise<'done' | 'cancel'> {
+    // Not modal: the person is in the browser meanwhile, and may want the editor.
+    const finished = vscode.window.showInformationMessage(`${ask.server}: the page on ${ask.host} is open. Finish there, then retry the call.`, "I've Finished", 'Cancel');
+    const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+    const choice = await Promise.race([finished, aborted]);
+    return choice === "I've Finished" ? 'done' : 'cancel';
   }
 
   async askSampling(ask: SamplingAsk): Promise<SamplingChoice> {

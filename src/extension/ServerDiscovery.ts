@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable, DisposableStore, discoveryLocations, isHarnessGateway, type McpDiscoveryOptions, type McpProvidedServers } from '../core';
 import { SETTINGS_SECTION } from './ConfigFiles';
+import { errorMessage } from '../core/base/errors';
 
 /** The setting that keeps other agents' servers loaded live instead of imported. */
 export const DISCOVER_SETTING = 'discoverServers';
@@ -133,7 +134,7 @@ export class ServerDiscovery extends Disposable {
       entry.servers = Object.fromEntries(defs.map((d) => [`${id}:${d.label}`, toEntry(d)]));
       this._onDidChange.fire();
     } catch (err) {
-      this._log(`server provider ${id} failed: ${err instanceof Error ? err.message : String(err)}`);
+      this._log(`server provider ${id} failed: ${errorMessage(err)}`);
     } finally {
       source.dispose();
     }

@@ -1,20 +1,21 @@
 import * as vscode from 'vscode';
-import type { McpLogEntry } from '../core';
+import { Disposable, type McpLogEntry } from '../core';
 
 /** One log output channel per server, created on first use: stderr, server logs, and at trace level the JSON-RPC traffic. */
-export class ServerLogs implements vscode.Disposable {
+export class ServerLogs extends Disposable {
   private readonly _channels = new Map<string, vscode.LogOutputChannel>();
-  private readonly _listeners: vscode.Disposable[] = [];
 
   /** `onDidChangeLevel` hears of a user setting a server's channel to another level. */
-  constructor(private readonly _onDidChangeLevel: (server: string) => void = () => undefined) {}
+  constructor(private readonly _onDidChangeLevel: (server: string) => void = () => undefined) {
+    super();
+  }
 
   channel(server: string): vscode.LogOutputChannel {
     let channel = this._channels.get(server);
     if (!channel) {
-      channel = vscode.window.createOutputChannel(`MCP: ${server}`, { log: true });
+      channel = this._register(vscode.window.createOutputChannel(`MCP: ${server}`, { log: true }));
       this._channels.set(server, channel);
-      this._listeners.push(channel.onDidChangeLogLevel(() => this._onDidChangeLevel(server)));
+      this._register(channel.onDidChangeLogLevel(() => this._onDidChangeLevel(server)));
     }
     return channel;
   }
@@ -52,9 +53,8 @@ export class ServerLogs implements vscode.Disposable {
     this.channel(server).show(true);
   }
 
-  dispose(): void {
-    for (const listener of this._listeners.splice(0)) listener.dispose();
-    for (const channel of this._channels.values()) channel.dispose();
+  override dispose(): void {
     this._channels.clear();
+    super.dispose();
   }
 }

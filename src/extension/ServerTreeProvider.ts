@@ -1,5 +1,5 @@
 // Over 300 lines: one TreeDataProvider for every node kind (servers, their tools, resources, prompts
-// and skills, and hooks), so ids, parents and refreshes stay consistent in one place.
+// and skills, running tasks, and hooks), so ids, parents and refreshes stay consistent in one place.
 import * as vscode from 'vscode';
 import { describeReconnect, Disposable, HOOK_AWAITING_APPROVAL, SKILLS_EXTENSION, type HarnessSkill, type HookSnapshot, type McpHarness, type McpServerSnapshot } from '../core';
 import { describeHook } from './HookFeature';
@@ -7,6 +7,7 @@ import { mcpToolCandidateName } from '../core/tools/McpToolNaming';
 import { scanTool } from '../core/permissions';
 import { foundOriginLabel, serverTooltip, stateIcon, toolTooltip } from './serverPresentation';
 import type { ToolEnablement } from './ToolEnablement';
+import { nextAgeChange, taskItem, TaskNodes } from './taskPresentation';
 
 type Tool = McpServerSnapshot['tools'][number];
 
@@ -18,6 +19,8 @@ export type ServerTreeNode =
   | { readonly kind: 'resource'; readonly server: string; readonly uri: string }
   | { readonly kind: 'prompt'; readonly server: string; readonly prompt: string }
   | { readonly kind: 'skill'; readonly server: string; readonly skill: string }
+  /** A running task of the server (a tool call that became one, or a request of the server's run as one here), first under it. */
+  | { readonly kind: 'task'; readonly server: string; readonly taskId: string }
   /** "Hooks", after the servers: every configured hook, with where it comes from. */
   | { readonly kind: 'hooks'; readonly server?: undefined }
   | { readonly kind: 'hook'; readonly server?: undefined; readonly hook: string };
@@ -28,12 +31,15 @@ export type ServerTreeNode =
  * selection survive updates.
  */
 export class ServerTreeProvider extends Disposable implements vscode.TreeDataProvider<ServerTreeNode> {
-  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<ServerTreeNode | undefined>());
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<ServerTreeNode | ServerTreeNode[] | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private _refreshQueued = false;
+  private _forgetSkills = false;
   private _exposed: { tools: readonly unknown[]; names: Map<string, string> } | undefined;
   /** Ticks once a second while a server waits to reconnect, so "next try in N s" counts down. */
   private _countdown: ReturnType<typeof setTimeout> | undefined;
+  private readonly _taskNodes = new TaskNodes<ServerTreeNode>((server, taskId) => ({ kind: 'task', server, taskId }));
+  private _taskTick: ReturnType<typeof setTimeout> | undefined;
   /** Each server's skills as last listed (on expanding its Skills group); forgotten at every refresh, so a change the server announced shows. */
   private readonly _skills = new Map<string, readonly HarnessSkill[]>();
 
@@ -45,6 +51,7 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     this._register(_harness.onDidChange(() => this._queueRefresh()));
     this._register(_enablement.onDidChange(() => this._queueRefresh()));
     this._register(_harness.onDidChangeHooks(() => this._queueRefresh()));
+    this._register(_harness.onDidChangeTasks(() => this._onTasksChanged()));
   }
 
   getChildren(node?: ServerTreeNode): ServerTreeNode[] | Promise<ServerTreeNode[]> {
@@ -57,7 +64,7 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     const snapshot = this._snapshot(node.server);
     if (!snapshot) return [];
     if (node.kind === 'server') {
-      const groups: ServerTreeNode[] = [];
+      const groups: ServerTreeNode[] = this._tasksOf(node.server).map((t) => this._taskNodes.node(t.server, t.taskId));
       if (snapshot.tools.length) groups.push({ kind: 'group', server: node.server, group: 'tools' });
       if (snapshot.resources.length) groups.push({ kind: 'group', server: node.server, group: 'resources' });
       if (snapshot.prompts.length) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
@@ -76,6 +83,8 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
       case 'server':
       case 'hooks':
         return undefined;
+      case 'task':
+        return { kind: 'server', server: node.server };
       case 'hook':
         return { kind: 'hooks' };
       case 'group':
@@ -93,6 +102,10 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
 
   getTreeItem(node: ServerTreeNode): vscode.TreeItem {
     if (node.kind === 'hooks' || node.kind === 'hook') return this._hookItem(node);
+    if (node.kind === 'task') {
+      const task = this._tasksOf(node.server).find((t) => t.taskId === node.taskId);
+      return task ? taskItem(task) : new vscode.TreeItem(node.taskId);
+    }
     const snapshot = this._snapshot(node.server);
     if (!snapshot) return new vscode.TreeItem(node.server);
     switch (node.kind) {
@@ -142,7 +155,27 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
 
   override dispose(): void {
     clearTimeout(this._countdown);
+    clearTimeout(this._taskTick);
     super.dispose();
+  }
+
+  /**
+   * A task started or ended: the whole tree (its server row counts tasks). Only a task's state,
+   * progress or age changed: just its row, so the tree does not rebuild under the pointer (a
+   * rebuilt row's inline action would lose the row it belongs to). Skills stay listed either way.
+   */
+  private _onTasksChanged(): void {
+    const rows = this._taskNodes.update(this._harness.tasks());
+    if (!rows) this._queueRefresh(false);
+    else if (rows.length) this._onDidChangeTreeData.fire(rows);
+    this._scheduleTaskTick();
+  }
+
+  /** Running tasks show their age: their rows are refreshed when it reads differently. */
+  private _scheduleTaskTick(): void {
+    clearTimeout(this._taskTick);
+    const wait = nextAgeChange(this._harness.tasks());
+    this._taskTick = wait === undefined ? undefined : setTimeout(() => this._onTasksChanged(), wait);
   }
 
   private _hookItem(node: Extract<ServerTreeNode, { kind: 'hooks' | 'hook' }>): vscode.TreeItem {
@@ -162,12 +195,15 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
   }
 
   private _serverItem(s: McpServerSnapshot): vscode.TreeItem {
-    const hasChildren = s.tools.length + s.resources.length + s.prompts.length > 0 || offersSkills(s);
+    const tasks = this._tasksOf(s.name).length;
+    const hasChildren = s.tools.length + s.resources.length + s.prompts.length + tasks > 0 || offersSkills(s);
     const item = new vscode.TreeItem(s.name, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `server:${s.name}`;
     item.iconPath = stateIcon(s.state);
     const origin = foundOriginLabel(s.definition.origin);
-    item.description = origin ? `${serverDescription(s, this._enablement)} · ${origin}` : serverDescription(s, this._enablement);
+    const sandboxed = s.definition.sandbox !== undefined && s.definition.type === 'stdio' ? ' · sandboxed' : '';
+    const running = tasks ? ` · ${tasks} ${tasks === 1 ? 'task' : 'tasks'}` : '';
+    item.description = `${serverDescription(s, this._enablement)}${sandboxed}${running}${origin ? ` · ${origin}` : ''}`;
     // `.signin` marks servers reached over HTTP, the ones that can sign in (and so sign out); a
     // stdio server cannot. Menus match the state as a prefix, so the suffix leaves them working.
     item.contextValue = `server.${s.state.kind}${s.transport !== undefined && s.transport !== 'stdio' ? '.signin' : ''}`;
@@ -239,17 +275,23 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     return own.map((k) => ({ kind: 'skill', server, skill: k.name }));
   }
 
+  private _tasksOf(server: string) {
+    return this._harness.tasks().filter((t) => t.server === server);
+  }
+
   private _snapshot(name: string): McpServerSnapshot | undefined {
     return this._harness.snapshots().find((s) => s.name === name);
   }
 
   /** Coalesces bursts of events (a server starting fires several) into one refresh. */
-  private _queueRefresh(): void {
+  private _queueRefresh(forgetSkills = true): void {
+    this._forgetSkills ||= forgetSkills;
     if (this._refreshQueued) return;
     this._refreshQueued = true;
     queueMicrotask(() => {
       this._refreshQueued = false;
-      this._skills.clear();
+      if (this._forgetSkills) this._skills.clear();
+      this._forgetSkills = false;
       this._onDidChangeTreeData.fire(undefined);
       this._scheduleCountdown();
     });
@@ -262,11 +304,11 @@ export class ServerTreeProvider extends Disposable implements vscode.TreeDataPro
     const waits = this._harness
       .snapshots()
       .map((s) => (s.state.kind === 'reconnecting' ? s.state.nextAttemptAt : undefined))
-      .filter((at): at is number => at !== undefined && at > now);
+      .filter((at): at is number => at !== undefined && at > now)
+      // Wake just after the soonest whole-second boundary of any countdown.
+      .map((at) => ((at - now) % 1000) + 5);
     if (waits.length === 0) return;
-    // Wake just after the soonest whole-second boundary of any countdown.
-    const next = Math.min(...waits.map((at) => ((at - now) % 1000) + 5));
-    this._countdown = setTimeout(() => this._queueRefresh(), next);
+    this._countdown = setTimeout(() => this._queueRefresh(false), Math.min(...waits));
   }
 }
 

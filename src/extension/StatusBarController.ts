@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable, type McpHarness } from '../core';
+import { describeTask, Disposable, type McpHarness } from '../core';
 import { AWAITING_APPROVAL } from './ServerApprovals';
 import { escapeMarkdown, stateLabel } from './serverPresentation';
 import { statusAccessibleLabel, summarizeStates } from './statusSummary';
@@ -25,6 +25,7 @@ export class StatusBarController extends Disposable {
     this._item.command = 'mcpHarness.servers.focus';
     this._register(_harness.onDidChange(() => this.update()));
     this._register(_enablement.onDidChange(() => this.update()));
+    this._register(_harness.onDidChangeTasks(() => this.update()));
     this.update();
     this._item.show();
   }
@@ -37,7 +38,9 @@ export class StatusBarController extends Disposable {
     );
     const { running, active } = summary;
     const tools = this._harness.tools().filter((t) => t.server === undefined || this._enablement.isEnabled(t.server, t.originalName)).length;
-    this._item.text = `$(${summary.icon}) MCP ${running}/${active} · ${tools} ${tools === 1 ? 'tool' : 'tools'}`;
+    const tasks = this._harness.tasks();
+    const taskCount = tasks.length ? ` · ${tasks.length} ${tasks.length === 1 ? 'task' : 'tasks'}` : '';
+    this._item.text = `$(${summary.icon}) MCP ${running}/${active} · ${tools} ${tools === 1 ? 'tool' : 'tools'}${taskCount}`;
     this._item.backgroundColor = summary.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this._item.color = summary.warning ? new vscode.ThemeColor('statusBarItem.warningForeground') : undefined;
     const md = new vscode.MarkdownString(undefined, true);
@@ -52,11 +55,16 @@ export class StatusBarController extends Disposable {
       md.appendMarkdown(`$(account) ${needs} you to sign in: [Sign In](command:mcpHarness.signIn)\n\n`);
     }
     for (const s of servers) md.appendMarkdown(`- ${escapeMarkdown(s.name)}: ${escapeMarkdown(stateLabel(s.state))}${s.state.kind === 'error' ? `: ${escapeMarkdown(s.state.message.split('\n')[0])}` : ''}\n`);
+    if (tasks.length) {
+      const now = Date.now();
+      md.appendMarkdown(`\n**Running tasks** (cancel one from its row in the MCP Servers view):\n`);
+      for (const t of tasks) md.appendMarkdown(`- ${escapeMarkdown(t.title)} on ${escapeMarkdown(t.server)}: ${escapeMarkdown(describeTask(t, now))}\n`);
+    }
     if (tools > TOOL_LIMIT) {
       md.appendMarkdown(`\n$(warning) ${tools} tools are enabled; many models accept at most ${TOOL_LIMIT}. Uncheck tools in the MCP Servers view.`);
     }
     this._item.tooltip = md;
-    this._item.accessibilityInformation = { label: statusAccessibleLabel(summary, tools) };
+    this._item.accessibilityInformation = { label: `${statusAccessibleLabel(summary, tools)}${tasks.length ? `, ${tasks.length} ${tasks.length === 1 ? 'task' : 'tasks'} running` : ''}` };
   }
 
   /** The text shown, for the view's own tests and for logs. */

@@ -19,6 +19,7 @@ import type { ServerTreeNode } from './ServerTreeProvider';
 import { stateIcon } from './serverPresentation';
 import type { ToolEnablement } from './ToolEnablement';
 import type { VscodeInputResolver } from './VscodeInputResolver';
+import { errorMessage } from '../core/base/errors';
 
 export interface CommandContext {
   readonly harness: McpHarness;
@@ -143,7 +144,7 @@ async function addServerCommand(ctx: CommandContext): Promise<void> {
   try {
     await writeServerEntry(target, name.trim(), entry);
   } catch (err) {
-    void vscode.window.showErrorMessage(`MCP: could not add "${name}": ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(`MCP: could not add "${name}": ${errorMessage(err)}`);
     return;
   }
   await ctx.reload({ restartFailed: false });
@@ -163,7 +164,7 @@ async function askCommand(): Promise<Record<string, unknown> | undefined> {
       try {
         return splitCommandLine(v).length ? undefined : 'A command is required';
       } catch (err) {
-        return (err as Error).message;
+        return errorMessage(err);
       }
     },
   });

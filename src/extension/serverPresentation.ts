@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as os from 'node:os';
-import { describeLaunch, describeOrigin, describeReconnect, redactEnv, redactHeaders, serverPolicyFingerprint, type McpConfigOrigin, type McpConnectionState, type McpServerSnapshot } from '../core';
+import { describeLaunch, describeOrigin, describeSandbox, describeReconnect, redactEnv, redactHeaders, serverPolicyFingerprint, type McpConfigOrigin, type McpConnectionState, type McpServerSnapshot } from '../core';
 
 type Tool = McpServerSnapshot['tools'][number];
 
@@ -42,6 +42,8 @@ export function serverTooltip(s: McpServerSnapshot, now = Date.now()): vscode.Ma
   if (Object.keys(env).length) rows.push(['Env', code(Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' '))]);
   const headers = redactHeaders(def.headers);
   if (Object.keys(headers).length) rows.push(['Headers', code(Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join(', '))]);
+  // What a sandboxed server may reach.
+  if (def.sandbox !== undefined && def.type === 'stdio') rows.push(['Sandbox', describeSandbox(def.sandbox).map(escapeMarkdown).join('; ')]);
   rows.push(['Defined in', originMarkdown(def.origin)]);
   for (const other of def.origin.alsoIn ?? []) rows.push(['Also in', originMarkdown(other)]);
   if (s.serverInfo) rows.push(['Server', escapeMarkdown(`${s.serverInfo.name} ${s.serverInfo.version}`)]);

@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import { descendantPids, installVsix, listExtensions, startCodeServer } from '../../scripts/codeServer.mjs';
 import { ensureToolchain } from '../../scripts/toolchain.mjs';
+import { burnThreads, startCpuBurner } from './cpuBurner.mjs';
 import { launchBrowser } from './ui/lib.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -24,11 +25,15 @@ const RESULTS = join(ROOT, 'test-results', 'e2e');
 const SUITE_ENTRY = join(ROOT, 'out/test/e2e/index.js');
 const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : undefined;
 const SUITE_TIMEOUT_MS = Number(process.env.E2E_SUITE_TIMEOUT_MS ?? 300_000);
-const UI_TIMEOUT_MS = Number(process.env.E2E_UI_TIMEOUT_MS ?? 180_000);
+// A guard against a scenario that hangs, not a measure: generous enough for a machine under full
+// load (`--burn`), where the longest scenario (chat-restore: 100 exchanges) takes over 3 minutes.
+const UI_TIMEOUT_MS = Number(process.env.E2E_UI_TIMEOUT_MS ?? 600_000);
 const VERBOSE = Boolean(process.env.E2E_VERBOSE);
 const SKIP_BUILD = Boolean(process.env.E2E_SKIP_BUILD);
 /** Replaces every run's `grep`, to run a few tests by title. */
 const GREP = process.env.E2E_GREP;
+/** `--burn` / E2E_BURN=1: threads kept spinning for the whole run (see cpuBurner.mjs). */
+const BURN_THREADS = burnThreads();
 
 /**
  * Runs of the mocha suite, each in a fresh workbench on a scratch copy of `folder` (tests may edit it).
@@ -72,6 +77,8 @@ async function main() {
   rmSync(RESULTS, { recursive: true, force: true });
   mkdirSync(RESULTS, { recursive: true });
   const memory = sampleMemory();
+  const burner = BURN_THREADS > 0 ? startCpuBurner({ threads: BURN_THREADS }) : undefined;
+  if (burner) log(`burning ${burner.threads} CPU threads for the whole run`);
   scratch = mkdtempSync(join(tmpdir(), 'mcp-harness-e2e-'));
   // Also on an interrupted run, which ends through process.exit().
   process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
@@ -88,7 +95,8 @@ async function main() {
     await closeAll();
     memory.stop();
   }
-  return summarize(memory.peakMb);
+  const burn = await burner?.stop();
+  return summarize(memory.peakMb, burn);
 }
 
 /** Runs one recorded item unless E2E_ONLY excludes it; returns whether it passed. */
@@ -347,17 +355,18 @@ function sampleMemory() {
   return { stop: () => clearInterval(timer), get peakMb() { return Math.round(peak); } };
 }
 
-function summarize(peakMb) {
+function summarize(peakMb, burn) {
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
   const seconds = (Date.now() - started) / 1000;
   console.log('\ne2e results:');
   for (const r of results) console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(32)} ${r.seconds.toFixed(1).padStart(6)} s`);
   console.log(`total ${seconds.toFixed(1)} s; peak memory of code-server, extension hosts and chromium: ${peakMb} MB`);
+  if (burn) console.log(`CPU burner: ${burn.threads} threads spinning throughout (${burn.cpuSeconds} s of CPU in this process)`);
   console.log(`extension: ${EXT_DIR}; artifacts: ${RESULTS}`);
   // The reasons again, here at the end: a long log is often read from its tail only.
   for (const r of results) if (!r.ok) console.log(`FAIL ${r.name}: ${r.error}`);
-  writeFileSync(join(RESULTS, 'summary.json'), JSON.stringify({ extension: EXT_DIR, seconds, peakMb, results }, null, 2));
+  writeFileSync(join(RESULTS, 'summary.json'), JSON.stringify({ extension: EXT_DIR, seconds, peakMb, burn, results }, null, 2));
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   return failed === 0 && results.length > 0 ? 0 : 1;
 }

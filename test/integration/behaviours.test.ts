@@ -68,6 +68,26 @@ describe('server requests, notifications and list changes', () => {
     ]);
   });
 
+  it('writes the log lines of a call while someone reads the log, and only then', async () => {
+    const h = harnessFor({ fx: fixtureEntry() });
+    await h.start();
+    expect((await h.callTool('mcp__fx__echo', { text: 'unheard' })).text).toBe('unheard');
+    const lines: string[] = [];
+    const listener = h.onDidLog((e) => e.source === 'harness' && lines.push(`${e.level} ${e.message}`));
+    const outcome = await h.call({ name: 'mcp__fx__echo', arguments: { text: 'heard' } });
+    const failed = await h.call({ name: 'mcp__fx__fail', arguments: {} });
+    const id = (o: { callId: string }) => o.callId.slice(0, 8);
+    expect(lines).toEqual([
+      `info call echo (${id(outcome)})`,
+      expect.stringMatching(new RegExp(`^info call echo \\(${id(outcome)}\\) done after \\d+ ms$`)),
+      `info call fail (${id(failed)})`,
+      expect.stringMatching(new RegExp(`^warn call fail \\(${id(failed)}\\) failed after \\d+ ms: \\S`)),
+    ]);
+    listener.dispose();
+    await h.callTool('mcp__fx__echo', { text: 'unheard again' });
+    expect(lines).toHaveLength(4);
+  });
+
   it('follows resources/list_changed and prompts/list_changed', async () => {
     const h = harnessFor({ res: fixtureEntry(['--resources']) });
     await h.start();

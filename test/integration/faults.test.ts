@@ -148,6 +148,14 @@ describe('servers that crash, hang or lie', () => {
     expect(progress).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it('resets the timeout on progress also when the caller does not listen for progress', async () => {
+    const h = await start({ slow: fixtureEntry() });
+    const result = await h.call({ name: 'mcp__slow__slow', arguments: { steps: 6, stepMs: 300 } }, { timeoutMs: 1000 });
+    expect(result).toMatchObject({ state: 'done', isError: false, text: 'done after 6 steps' });
+    // The same call through callTool, with no listener of any kind.
+    expect(await h.callTool('mcp__slow__slow', { steps: 6, stepMs: 300 }, { timeoutMs: 1000 })).toMatchObject({ isError: false, text: 'done after 6 steps' });
+  });
+
   it('times out a call without progress, and cancels through the signal', async () => {
     const logs: string[] = [];
     const h = await start({ stuck: fixtureEntry() });

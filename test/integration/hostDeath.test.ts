@@ -58,6 +58,28 @@ describe('a library host (createHarness)', () => {
   });
 });
 
+// A sandboxed server runs under the sandbox launcher, bubblewrap and the runtime's proxy bridges:
+// the same kill of the host's groups must reach everything inside the sandbox too.
+describe.runIf(process.platform === 'linux')('a library host with a sandboxed server', () => {
+  const ws = `${tmp.dir}/sandboxed`;
+  writeJson(ws, '.mcp.json', { mcpServers: { stubborn: { ...STUBBORN, sandbox: true } } });
+  const script = `
+    const { createHarness } = require('mcp-harness/core');
+    createHarness({ workspaceFolder: ${JSON.stringify(ws)} }).then((h) => {
+      const s = h.servers()[0];
+      console.log('state ' + s.state + ' ' + (s.error ?? ''));
+      setInterval(() => {}, 1000);
+    });`;
+
+  it.each(['SIGKILL', 'SIGTERM'] as const)('killed with %s leaves nothing of the sandbox running', async (signal) => {
+    const host = await startHost(['-e', script], /state running/);
+    expect(serverAlive()).toBe(true);
+    host.kill(signal);
+    await exited(host);
+    expect(await waitForNoProcesses(tag.alive, 10_000)).toEqual([]);
+  });
+});
+
 describe('mcp-harness serve --gateway', () => {
   const ws = `${tmp.dir}/serve`;
   writeJson(ws, '.harness/mcp.json', { servers: { stubborn: STUBBORN } });

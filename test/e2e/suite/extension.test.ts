@@ -36,7 +36,7 @@ suite('Trusted workspace: MCP Harness', function () {
     for (const id of [
       'mcpHarness.reload', 'mcpHarness.addServer', 'mcpHarness.removeServer', 'mcpHarness.startServer', 'mcpHarness.stopServer',
       'mcpHarness.restartServer', 'mcpHarness.showServerLog', 'mcpHarness.openConfiguration', 'mcpHarness.showTools', 'mcpHarness.clearInputs',
-      'mcpHarness.importServers',
+      'mcpHarness.importServers', 'mcpHarness.cancelTask',
     ]) {
       assert.ok(commands.includes(id), `${id} is not registered`);
     }

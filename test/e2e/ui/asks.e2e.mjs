@@ -1,5 +1,5 @@
 // Servers that ask, with the reference server: it offers its elicitation, URL and sampling tools
-// (17 in all); trigger-elicitation-request shows a form card whose values are checked before
+// and their task-augmented (-async) variants (19 in all); trigger-elicitation-request shows a form card whose values are checked before
 // Submit sends them, and Decline declines; trigger-url-elicitation names the page's host and opens
 // nothing when declined; trigger-sampling-request shows the sampling card and, allowed once, is
 // answered by the chat's model (the loopback fake model). Screenshots light and dark.
@@ -39,7 +39,7 @@ export async function run(ctx) {
     await openViewContainer(page, 'MCP Servers', { timeout: 90_000 });
     const chat = await openChat(page);
     await approveFromNotification(page, { count: 1 });
-    await waitForText(serverTreeRow(page, 'everything').locator('.label-description'), /^17 tools$/, { timeout: 90_000 });
+    await waitForText(serverTreeRow(page, 'everything').locator('.label-description'), /^19 tools$/, { timeout: 90_000 });
     await waitForText(chat.locator('mcp-chat-header'), new RegExp(FAKE_MODEL_ID));
 
     // A form: rendered from the schema, checked on Submit, the values reach the server.
@@ -57,7 +57,6 @@ export async function run(ctx) {
     await waitForText(ask.locator('[role="alert"]'), /must be an email address/);
     for (const [theme, file] of [['Light Modern', 'light'], ['Dark Modern', 'dark']]) {
       await setColorTheme(page, theme);
-      await page.waitForTimeout(500); // the webview repaints with the new variables
       await shot(`form-${file}`);
     }
     await ask.locator('#f-name').fill('Ada Lovelace');
@@ -102,7 +101,6 @@ export async function run(ctx) {
     for (const name of ['Allow once', 'Allow for this session', 'Deny']) await button(ask, name).waitFor();
     for (const [theme, file] of [['Light Modern', 'light'], ['Dark Modern', 'dark']]) {
       await setColorTheme(page, theme);
-      await page.waitForTimeout(500);
       await shot(`sampling-${file}`);
     }
     const requests = model.requests.length;

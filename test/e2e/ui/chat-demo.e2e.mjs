@@ -8,7 +8,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEMO_MODEL_ID, DEMO_MODEL_PORT, startDemoModel } from '../../../demo/model/demoModel.mjs';
 import { approveFromNotification, openViewContainer, serverTreeRow, waitForText, waitForWorkbench } from './lib.mjs';
-import { button, freshDemo, lastCard, messageBox, openChat, send, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
+import { button, freshDemo, lastCard, messageBox, openChat, send, themedShots, waitCardState, waitIdle } from './chatLib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
@@ -35,10 +35,11 @@ export async function run(ctx) {
     await waitForText(chat.locator('mcp-chat-header'), new RegExp(DEMO_MODEL_ID.replace(/[()]/g, '\\$&')));
     await page.keyboard.type('typed straight away');
     assert.equal(await messageBox(chat).inputValue(), 'typed straight away');
-    await messageBox(chat).fill('');
     const frame = await page.locator('iframe.webview.ready').first().boundingBox();
     assert.ok(frame && frame.height >= 540, `the chat is ${frame?.height} px high at 1400x900`);
     ctx.log(`chat view: ${Math.round(frame.width)} x ${Math.round(frame.height)} px at 1400x900`);
+    await themedShots(page, ctx.resultsDir, 'ui-chat-demo-0-typed');
+    await messageBox(chat).fill('');
 
     // The empty chat offers what the demo model understands; a click sends it.
     const suggestions = chat.getByRole('group', { name: 'Suggestions' });
@@ -88,10 +89,21 @@ export async function run(ctx) {
     await waitForText(chat.locator('mcp-chat-item .md').last(), /The sum of 2 and 3 is 5/);
     ctx.log(`"add 2 and 3": answer on screen ${Date.now() - answeredAt} ms after Send (the card's click included)`);
     await waitIdle(chat);
-    for (const [theme, file] of [['Light Modern', 'light'], ['Dark Modern', 'dark'], ['Dark High Contrast', 'high-contrast']]) {
-      await setColorTheme(page, theme);
-      await shot(`2-answers-${file}`);
+    await themedShots(page, ctx.resultsDir, 'ui-chat-demo-2-answers');
+
+    // First token on screen after Send, for an answer without tools (printed, not asserted).
+    const firstTokens = [];
+    for (const text of ['hello', 'what can you do?', 'help']) {
+      const answers = chat.locator('mcp-chat-item .md');
+      const before = await answers.count();
+      await messageBox(chat).fill(text);
+      const sent = Date.now();
+      await messageBox(chat).press('Enter');
+      await answers.nth(before).filter({ hasText: /\S/ }).waitFor();
+      firstTokens.push(Date.now() - sent);
+      await waitIdle(chat);
     }
+    ctx.log(`first token on screen after Send (demo model): ${firstTokens.join(' ms, ')} ms`);
   } finally {
     await model.close();
     rmSync(dirname(demo), { recursive: true, force: true });

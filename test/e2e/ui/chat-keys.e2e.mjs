@@ -8,21 +8,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEMO_MODEL_PORT, startDemoModel } from '../../../demo/model/demoModel.mjs';
 import { approveFromNotification, openViewContainer, runCommand, serverTreeRow, waitForText, waitForWorkbench } from './lib.mjs';
-import { button, freshDemo, lastCard, messageBox, openChat, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
-
-const isFocused = (locator) => locator.evaluate((el) => el.matches(':focus'));
-/** Waits until `locator` has the focus (focus moves between the workbench and the webview asynchronously). */
-async function waitFocused(locator, what, timeout = 30_000) {
-  for (const deadline = Date.now() + timeout; !(await isFocused(locator)); await new Promise((r) => setTimeout(r, 100))) {
-    if (Date.now() > deadline) throw new Error(`${what} did not get the focus within ${timeout / 1000} s`);
-  }
-}
-
-/** Whether the element's box lies inside the webview's viewport. */
-const inView = (locator) => locator.evaluate((el) => {
-  const r = el.getBoundingClientRect();
-  return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
-});
+import { button, freshDemo, inView, isFocused, lastCard, messageBox, openChat, themedShots, waitCardState, waitFocused, waitIdle } from './chatLib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
@@ -63,12 +49,13 @@ export async function run(ctx) {
 
     // Alt+C: to the card (its first button, Preview Change); Enter opens the diff editor.
     await page.keyboard.press('Alt+C');
-    assert.ok(await isFocused(button(card, 'Preview Change')), 'Alt+C puts the focus on the card');
+    await waitFocused(button(card, 'Preview Change'), 'the card, after Alt+C,');
     await page.keyboard.press('Enter');
     await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 });
     await waitForText(page.locator('.tabs-container .tab.active'), /proposed change/);
     assert.ok(!existsSync(join(demo, 'notes.txt')), 'a preview wrote the file');
-    await shot('2-preview-diff');
+    // The diff editor beside the warning card, in each theme.
+    await themedShots(page, ctx.resultsDir, 'ui-chat-keys-2-preview-diff');
 
     // Back in the chat by "MCP: Open Chat"; Alt+C, Alt+A allows once.
     chat = await openChat(page);
@@ -76,6 +63,13 @@ export async function run(ctx) {
     await waitFocused(messageBox(chat), 'the message box, after MCP: Open Chat,');
     await page.keyboard.press('Alt+C');
     await waitFocused(button(card, 'Preview Change'), 'the card, after Alt+C,');
+    // The card with the keyboard focus on it, in each theme (a theme pick takes the focus: Alt+C again).
+    const focusCard = async () => {
+      await messageBox(chat).click();
+      await page.keyboard.press('Alt+C');
+      await waitFocused(button(card, 'Preview Change'), 'the card, after Alt+C,');
+    };
+    await themedShots(page, ctx.resultsDir, 'ui-chat-keys-2b-keyboard-card', { show: focusCard });
     await page.keyboard.press('Alt+A');
     await waitCardState(card, 'done');
     await waitIdle(chat);
@@ -115,10 +109,7 @@ export async function run(ctx) {
     await card.locator('pre.clamped').waitFor();
     assert.ok(await inView(button(card, 'Allow once')), 'Allow once of a card with long arguments is out of view');
     assert.ok(await inView(button(card, 'Deny')));
-    for (const [theme, file] of [['Light Modern', 'light'], ['Dark Modern', 'dark'], ['Dark High Contrast', 'high-contrast']]) {
-      await setColorTheme(page, theme);
-      await shot(`3-long-arguments-${file}`);
-    }
+    await themedShots(page, ctx.resultsDir, 'ui-chat-keys-3-long-arguments');
     await card.getByRole('button', { name: /^Show all \(\d+ lines\)$/ }).click();
     await card.locator('pre.clamped').waitFor({ state: 'detached' });
     await page.keyboard.press('Alt+C');
@@ -126,29 +117,49 @@ export async function run(ctx) {
     await waitCardState(card, 'denied');
     await waitIdle(chat);
 
-    // A remembered approval runs the next call without a card, and says so; revoked, the next call asks again.
-    await box.focus();
-    await box.fill('echo one');
-    await box.press('Enter');
-    card = lastCard(chat);
-    await waitCardState(card, 'waiting_for_approval');
-    await button(card, 'Allow for this session').click();
-    await waitCardState(card, 'done');
-    await waitIdle(chat);
-    const cards = await chat.locator('mcp-tool-card').count();
-    await box.fill('echo two');
-    await box.press('Enter');
-    await waitIdle(chat);
-    assert.equal(await chat.locator('mcp-tool-card').count(), cards + 1);
-    await waitCardState(lastCard(chat), 'done');
-    assert.equal(await lastCard(chat).locator('.decided').innerText(), 'allowed for this session');
-    await runCommand(page, 'MCP: Manage Tool Approvals');
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'everything · echo' });
-    await waitForText(row, /allowed for this session/);
-    await shot('5-manage-approvals');
-    await row.click();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No remembered approvals' }).waitFor();
-    await page.keyboard.press('Escape');
+    // Remembered approvals run the next call without a card, and say so; one revoked, its next call
+    // asks again while the other still runs without asking.
+    const allowForSession = async (text) => {
+      await box.focus();
+      await box.fill(text);
+      await box.press('Enter');
+      const asked = lastCard(chat);
+      await waitCardState(asked, 'waiting_for_approval');
+      await button(asked, 'Allow for this session').click();
+      await waitCardState(asked, 'done');
+      await waitIdle(chat);
+    };
+    /** Sends `text` and waits for the card of the call it makes, answered without asking. */
+    const runsWithoutCard = async (text) => {
+      const cards = await chat.locator('mcp-tool-card').count();
+      await box.fill(text);
+      await box.press('Enter');
+      const ran = chat.locator('mcp-tool-card').nth(cards);
+      await waitCardState(ran, 'done');
+      await waitIdle(chat);
+      assert.equal(await chat.locator('mcp-tool-card').count(), cards + 1);
+      assert.equal(await ran.locator('.decided').innerText(), 'allowed for this session');
+    };
+    await allowForSession('echo one');
+    await allowForSession('add 2 and 3');
+    await runsWithoutCard('echo two');
+    await runsWithoutCard('add 3 and 4');
+    const approvalRow = (text) => page.locator('.quick-input-list .monaco-list-row', { hasText: text });
+    const showApprovals = async () => {
+      await runCommand(page, 'MCP: Manage Tool Approvals');
+      await waitForText(approvalRow('everything · echo'), /allowed for this session/);
+      await waitForText(approvalRow('everything · get-sum'), /allowed for this session/);
+    };
+    const hideApprovals = async () => {
+      await page.keyboard.press('Escape');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    };
+    await themedShots(page, ctx.resultsDir, 'ui-chat-keys-5-manage-approvals', { show: showApprovals, hide: hideApprovals });
+    await showApprovals();
+    await approvalRow('everything · echo').click();
+    await approvalRow('everything · echo').waitFor({ state: 'detached' });
+    await waitForText(approvalRow('everything · get-sum'), /allowed for this session/);
+    await hideApprovals();
     chat = await openChat(page);
     await box.fill('echo three');
     await box.press('Enter');
@@ -158,13 +169,14 @@ export async function run(ctx) {
     await page.keyboard.press('Alt+D');
     await waitCardState(card, 'denied');
     await waitIdle(chat);
+    await runsWithoutCard('add 5 and 6');
 
     // The same conversation in an editor tab (a second webview, after the side bar's), caret in its box.
     await runCommand(page, 'MCP: Open Chat in Editor');
     await page.locator('.tabs-container .tab.active', { hasText: 'MCP Chat' }).waitFor({ timeout: 30_000 });
     const tab = page.frameLocator('iframe.webview.ready >> nth=1').frameLocator('iframe#active-frame');
     await waitForText(tab.locator('mcp-chat-item').filter({ hasText: 'echo three' }).first(), /echo three/, { timeout: 60_000 });
-    for (let i = 0; i < 100 && !(await isFocused(messageBox(tab))); i++) await page.waitForTimeout(100);
+    await waitFocused(messageBox(tab), 'the message box of the editor tab');
     await page.keyboard.type('in the tab');
     assert.equal(await messageBox(tab).inputValue(), 'in the tab');
     await shot('4-editor-tab');

@@ -70,7 +70,7 @@ export async function run(ctx) {
     assert.equal(await button(lastCard(chat), 'Allow once').count(), 0, 'the session approval should have answered');
     assert.deepEqual(counterLog(folder), ['call count', 'call count', 'call count']);
     
-    assert.match(await chat.locator('mcp-chat-item .usage').last().innerText(), /Tokens: \d+ in · \d+ out/);
+    assert.match(await chat.locator('mcp-chat-item .usage').last().innerText(), /^This turn: [\d,]+ tokens in · [\d,]+ out$/);
     await shot('5-session');
 
     // Stop during a slow call: the card says cancelled and the server was told.

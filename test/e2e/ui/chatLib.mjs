@@ -8,12 +8,13 @@ import { approveFromNotification, openViewContainer, runCommand, serverTreeRow, 
 
 const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
-/** A scratch copy of test/e2e/fixtures/chat-workspace with these workspace settings. */
-export function chatWorkspace(settings) {
+/** A scratch copy of test/e2e/fixtures/chat-workspace with these workspace settings (and `files`, by relative path). */
+export function chatWorkspace(settings, files = {}) {
   const dir = join(mkdtempSync(join(tmpdir(), 'mcp-harness-chat-')), 'chat-workspace');
   cpSync(join(ROOT, 'test/e2e/fixtures/chat-workspace'), dir, { recursive: true });
   mkdirSync(join(dir, '.vscode'), { recursive: true });
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }
 
@@ -49,11 +50,12 @@ export async function openChatWorkspace(page, url) {
   return chat;
 }
 
-/** "MCP: Open Chat", then the chat's document once its message box is shown. */
+/** "MCP: Open Chat", then the chat's document once its message box is shown and has the focus. */
 export async function openChat(page) {
   await runCommand(page, 'MCP: Open Chat');
   const chat = webview(page);
   await messageBox(chat).waitFor({ timeout: 60_000 });
+  await waitFocused(messageBox(chat), 'the message box, after "MCP: Open Chat",');
   return chat;
 }
 
@@ -98,4 +100,94 @@ export async function setColorTheme(page, name) {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   const kind = /High Contrast/.test(name) ? (/Light/.test(name) ? 'hc-light' : 'hc-black') : /Light/.test(name) ? 'vs' : 'vs-dark';
   await page.locator(`.monaco-workbench.${kind}`).waitFor({ timeout: 30_000 });
+  // Each webview gets the theme's colours in one message, which also names the theme on its body.
+  const webviews = await page.locator('iframe.webview.ready').count();
+  for (let i = 0; i < webviews; i++) {
+    const doc = page.frameLocator(`iframe.webview.ready >> nth=${i}`).frameLocator('iframe#active-frame');
+    await doc.locator(`body[data-vscode-theme-name="${name}"]`).waitFor({ state: 'attached', timeout: 30_000 });
+  }
+}
+
+/** Whether `locator` has the focus inside its document. */
+export function isFocused(locator) {
+  return locator.evaluate((el) => el.matches(':focus'));
+}
+
+/** Waits until `locator` has the focus (focus moves between the workbench and a webview asynchronously). */
+export async function waitFocused(locator, what, timeout = 30_000) {
+  for (const deadline = Date.now() + timeout; !(await isFocused(locator)); await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > deadline) throw new Error(`${what} did not get the focus within ${timeout / 1000} s`);
+  }
+}
+
+/** Whether the element's box lies inside its webview's viewport. */
+export function inView(locator) {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+  });
+}
+
+/** Picks a model in the chat's picker by (part of) its label. */
+export async function pickModel(chat, label) {
+  await chat.locator('mcp-chat-header vscode-single-select').click();
+  await chat.getByRole('option', { name: label }).click();
+  await waitForText(chat.locator('mcp-chat-header vscode-single-select'), label);
+}
+
+/** The label of the model the picker shows now (its tooltip: the label itself is in the picker's shadow root). */
+export async function shownModel(chat) {
+  return (await chat.locator('mcp-chat-header vscode-single-select').getAttribute('title')) ?? '';
+}
+
+/** Opens a workspace file in the editor by Quick Open, and waits for its tab. */
+export async function openFile(page, name) {
+  await page.locator('.monaco-workbench .part.editor').click({ position: { x: 300, y: 300 } });
+  const input = page.locator('.quick-input-widget input');
+  for (const deadline = Date.now() + 30_000; ; ) {
+    await page.keyboard.press('Control+P');
+    if (await input.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
+    if (Date.now() > deadline) throw new Error('Quick Open did not open');
+  }
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
+}
+
+/** "Add Context..." in the chat, then the row of its question whose label contains `choice`. */
+export async function addContext(page, chat, choice) {
+  await button(chat, 'Add Context...').click();
+  const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: choice }) }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await row.click();
+}
+
+/** The chips of what goes with the next message, by label. */
+export function contextChips(chat) {
+  return chat.locator('mcp-composer .chip');
+}
+
+/** The themes every proof is shown in, and the file name suffix of each; the last is the default's. */
+export const THEMES = [['Light Modern', 'light'], ['Dark High Contrast', 'high-contrast'], ['Dark Modern', 'dark']];
+
+/**
+ * Screenshots in a light, a high-contrast and a dark theme (`<name>-light.png` ...), ending in the
+ * dark one. Picking a theme moves the focus to the workbench: `show` (after each theme is set)
+ * brings back what is to be seen (a dropdown, a quick pick), `hide` closes it again.
+ */
+export async function themedShots(page, resultsDir, name, { show, hide } = {}) {
+  for (const [theme, file] of THEMES) {
+    await setColorTheme(page, theme);
+    await show?.();
+    await page.screenshot({ path: join(resultsDir, `${name}-${file}.png`) });
+    await hide?.();
+  }
+}
+
+/** Polls `check` (sync or async) until it is true. */
+export async function waitUntil(check, what, timeout = 30_000) {
+  for (const deadline = Date.now() + timeout; !(await check()); await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout / 1000} s waiting for ${what}`);
+  }
 }

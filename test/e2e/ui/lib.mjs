@@ -48,6 +48,12 @@ export async function waitForWorkbench(page, { timeout = 60_000 } = {}) {
  * the focus, e.g. a webview that has just loaded).
  */
 export async function runCommand(page, title, { timeout = 30_000 } = {}) {
+  await typeCommand(page, title, { timeout });
+  await page.keyboard.press('Enter');
+}
+
+/** Opens the palette with `title` typed and its row shown, for Enter to run (see runCommand). */
+export async function typeCommand(page, title, { timeout = 30_000 } = {}) {
   const input = page.locator('.quick-input-widget input');
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   const deadline = Date.now() + timeout;
@@ -63,7 +69,6 @@ export async function runCommand(page, title, { timeout = 30_000 } = {}) {
       if (Date.now() >= deadline) throw new Error(`command "${title}" not found in the palette (or the palette kept closing)`, { cause: error });
     }
   }
-  await page.keyboard.press('Enter');
 }
 
 /**

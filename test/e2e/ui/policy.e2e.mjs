@@ -1,13 +1,15 @@
 // An organisation's server policy in user settings (`mcpHarness.serverPolicy`, application scope):
 // with it on, the server it allows runs and the other is listed, never started, its row saying
 // "not allowed by your organisation's policy" with the rule; a policy in the workspace's settings
-// is not read; with the policy taken out of the user settings, both run.
+// is not read; with the policy taken out of the user settings, both run. A third, sandboxed entry
+// the policy allows runs under the sandbox: its row says "sandboxed" and its tooltip what it may reach.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   mcpStatusItem, openViewContainer, rowIcon, runCommand, serverTreeRow, waitForHoverText, waitForText, waitForWorkbench,
 } from './lib.mjs';
+import { setColorTheme } from './chatLib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
@@ -15,6 +17,7 @@ export async function run(ctx) {
   const servers = {
     'team-files': { command: 'node', args: [fixture, '--name=team-files'] },
     'stray-tool': { command: 'node', args: [fixture, '--name=stray-tool'] },
+    'team-boxed': { command: 'node', args: [fixture, '--name=team-boxed'], sandbox: { network: { allowedDomains: ['api.example.com'] } } },
   };
   const policy = { allow: [{ command: 'node * --name=team-*' }] };
   // A server of its own: the user settings written here must not reach other scenarios.
@@ -28,11 +31,21 @@ export async function run(ctx) {
   const item = mcpStatusItem(page);
 
   // Policy on: one runs, the other is listed with the rule and never started.
-  await waitForText(item, /^\s*MCP 1\/2 · 14 tools$/, { timeout: 90_000 });
+  await waitForText(item, /^\s*MCP 2\/3 · 28 tools$/, { timeout: 90_000 });
   await openViewContainer(page, 'MCP Servers');
   const allowed = serverTreeRow(page, 'team-files');
   const refused = serverTreeRow(page, 'stray-tool');
   await waitForText(allowed.locator('.label-description'), /^14 tools$/);
+  const boxed = serverTreeRow(page, 'team-boxed');
+  await waitForText(boxed.locator('.label-description'), /^14 tools · sandboxed$/);
+  const sandboxLine = /^Sandbox: Reads: the workspace and system folders, not the rest of your home folder; Writes: nowhere; Network: api\.example\.com$/m;
+  // The mark and the tooltip as a person sees them, in a dark, a high-contrast and (last, as before) a light theme.
+  for (const [theme, file] of [['Dark Modern', 'dark'], ['Dark High Contrast', 'high-contrast'], ['Light Modern', 'light']]) {
+    await setColorTheme(page, theme);
+    await waitForHoverText(page, boxed.locator('.monaco-icon-label'), [sandboxLine]);
+    await page.screenshot({ path: join(ctx.resultsDir, `ui-policy-sandboxed-${file}.png`) });
+    await page.mouse.move(0, 0);
+  }
   const description = await waitForText(
     refused.locator('.label-description'),
     /^not allowed by your organisation's policy: no "allow" rule in user settings \(mcpHarness\.serverPolicy\) matches command "node .*fixture\.mjs --name=stray-tool" or fingerprint sha256:[0-9a-f]{64}$/,
@@ -47,7 +60,7 @@ export async function run(ctx) {
   await page.locator('.quick-input-widget').waitFor({ state: 'visible' });
   await page.keyboard.type('stray-tool');
   await page.keyboard.press('Enter');
-  await waitForText(item, /^\s*MCP 1\/2 · 14 tools$/);
+  await waitForText(item, /^\s*MCP 2\/3 · 28 tools$/);
   await waitForText(refused.locator('.label-description'), /^not allowed by your organisation's policy/);
 
   // Policy off: the user takes it out of their settings.json in the editor (a remote window reads
@@ -56,7 +69,8 @@ export async function run(ctx) {
   const settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
   delete settings['mcpHarness.serverPolicy'];
   await runCommand(page, 'Preferences: Open User Settings (JSON)');
-  const editor = page.locator('.monaco-editor', { has: page.locator('.view-lines') }).filter({ hasText: 'mcpHarness.serverPolicy' }).first();
+  // Monaco renders only the lines in view, and the policy is below the servers: find the editor by its first lines.
+  const editor = page.locator('.monaco-editor', { has: page.locator('.view-lines') }).filter({ hasText: 'mcpHarness.servers' }).first();
   await editor.waitFor({ timeout: 30_000 });
   await editor.locator('.view-lines').click();
   await page.keyboard.press('Control+A');
@@ -67,7 +81,7 @@ export async function run(ctx) {
   await page.keyboard.press('Control+S');
   await fileMatching(settingsFile, (text) => JSON.parse(text)['mcpHarness.serverPolicy'] === undefined);
   await page.keyboard.press('Escape');
-  await waitForText(item, /^\s*MCP 2\/2 · 28 tools$/, { timeout: 60_000 });
+  await waitForText(item, /^\s*MCP 3\/3 · 42 tools$/, { timeout: 60_000 });
   await waitForText(refused.locator('.label-description'), /^14 tools$/);
   await page.screenshot({ path: join(ctx.resultsDir, 'ui-policy-off.png') });
 }

@@ -1,9 +1,11 @@
-// Remote sign-in, the real way round: an OAuth-protected MCP server of ours (with its authorization
-// server, test/fixtures/servers/oauth.mjs) is in the workspace's .mcp.json. The tree shows it as
-// "sign-in required"; its Sign In action asks "Sign in to remote&co at 127.0.0.1:PORT?", VS Code opens
-// the authorization URL in a new browser tab, the authorization server redirects to the URL
-// `asExternalUri` gave (code-server's /callback), VS Code hands it to the extension's URI handler and
-// the sign-in finishes: the tools show. "MCP: Sign Out of Server..." forgets the tokens again.
+// Remote sign-in, the real way round, with an authorization server nobody here wrote: oidc-provider
+// (test/fixtures/servers/oidcAuthServer.mjs, its user already signed in) in front of an MCP server
+// that accepts only its tokens, in the workspace's .mcp.json. The tree shows it as "sign-in
+// required"; its Sign In action asks "Sign in to remote&co at 127.0.0.1:PORT?", VS Code opens the
+// authorization URL in a new browser tab, the provider registers the client, runs its login and
+// consent steps (cookies and redirects) and redirects to the URL `asExternalUri` gave
+// (code-server's /callback), VS Code hands it to the extension's URI handler and the sign-in
+// finishes: the tools show. "MCP: Sign Out of Server..." forgets the tokens again.
 // The tokens are in VS Code's secret storage only: not in any file of the workspace or of the
 // server (settings, logs), and never in the server's output channel.
 import * as assert from 'node:assert/strict';
@@ -13,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setColorTheme } from './chatLib.mjs';
-import { approveFromNotification, expandRow, extensionLog, findNotification, openViewContainer, runCommand, serverTreeRow, waitForText, waitForWorkbench } from './lib.mjs';
+import { approveFromNotification, expandRow, extensionLog, findNotification, hoverText, openViewContainer, runCommand, serverTreeRow, waitForText, waitForWorkbench } from './lib.mjs';
 
-const OAUTH_SERVER = resolve(fileURLToPath(new URL('../../fixtures/servers/oauth.mjs', import.meta.url)));
+const OAUTH_SERVER = resolve(fileURLToPath(new URL('../../fixtures/servers/oidcAuthServer.mjs', import.meta.url)));
 const EXTENSION_ID = 'mcp-harness.mcp-harness';
 
 export async function run(ctx) {
@@ -23,7 +25,7 @@ export async function run(ctx) {
   const oauth = await startOAuthServer();
   const folder = join(mkdtempSync(join(tmpdir(), 'mcp-harness-signin-')), 'signin-workspace');
   try {
-    const mcpUrl = `${oauth.base}/mcp`;
+    const { mcpUrl } = oauth;
     mkdirSync(folder);
     writeFileSync(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { 'remote&co': { url: mcpUrl } } }, null, 2));
     // A server of its own: the secret storage (the browser's) and the logs then hold this run only.
@@ -64,7 +66,7 @@ export async function run(ctx) {
     const callback = new URL(tab.url());
     // The authorization server is on the server machine's loopback: the browser reaches it through
     // code-server's port forwarding (/proxy/PORT/), as it would from another machine.
-    const proxied = `${server.url}/proxy/${new URL(oauth.base).port}/authorize?`;
+    const proxied = `${server.url}/proxy/${new URL(oauth.base).port}/auth?`;
     const authorization = browserVisited.find((u) => u.startsWith(proxied));
     assert.ok(authorization, `the tab went to the authorization endpoint first; it visited ${browserVisited.join(', ')}`);
     const redirectUri = new URL(new URL(authorization).searchParams.get('redirect_uri'));
@@ -132,21 +134,22 @@ export async function run(ctx) {
   }
 }
 
-/** The OAuth fixture on a free loopback port. */
+/** oidc-provider and its MCP server on free loopback ports: `base` is the issuer. */
 async function startOAuthServer() {
   const child = spawn(process.execPath, [OAUTH_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolvePort, reject) => {
+  const [port, mcpUrl] = await new Promise((resolvePort, reject) => {
     let out = '';
-    child.on('exit', (code) => reject(new Error(`the OAuth fixture exited with ${code}`)));
+    child.on('exit', (code) => reject(new Error(`the authorization server fixture exited with ${code}`)));
     child.stdout.on('data', (chunk) => {
       out += chunk;
-      const m = /listening (\d+)/.exec(out);
-      if (m) resolvePort(Number(m[1]));
+      const m = /mcp (\S+)\nlistening (\d+)/.exec(out);
+      if (m) resolvePort([Number(m[2]), m[1]]);
     });
   });
   const base = `http://127.0.0.1:${port}`;
   return {
     base,
+    mcpUrl,
     secrets: () => fetch(`${base}/test/secrets`).then((r) => r.json()),
     stats: () => fetch(`${base}/test/stats`).then((r) => r.json()),
     stop: () => child.kill(),
@@ -159,7 +162,7 @@ async function startOAuthServer() {
  * opened again each second until the row shows.
  */
 async function showRow(page, row, timeout = 90_000) {
-  for (const deadline = Date.now() + timeout; !(await row.isVisible()); await page.waitForTimeout(1000)) {
+  for (const deadline = Date.now() + timeout; !(await row.isVisible()); await new Promise((r) => setTimeout(r, 1000))) {
     if (Date.now() > deadline) throw new Error('the MCP Servers view did not show the server after the reload');
     // A short wait each time: a click that closed the side bar again is answered by the next one.
     await openViewContainer(page, 'MCP Servers', { timeout: 5000 }).catch(() => undefined);
@@ -207,8 +210,8 @@ function filesContaining(dirs, needles) {
 async function themedScreenshots(page, ctx, name, hover) {
   for (const [theme, file] of [['Dark Modern', 'dark'], ['Light Modern', 'light']]) {
     await setColorTheme(page, theme);
-    if (hover) await hover.hover();
-    await page.waitForTimeout(300);
+    // The hover's own widget, once it shows (it opens after a delay).
+    if (hover) await hoverText(page, hover);
     await page.screenshot({ path: join(ctx.resultsDir, `${name}-${file}.png`) });
   }
 }

@@ -67,8 +67,8 @@ async function listServers(page) {
   await page.locator('.monaco-workbench').click({ position: { x: 1200, y: 450 } });
   await runCommand(page, 'MCP: List Servers');
   const widget = page.locator('.quick-input-widget');
-  await widget.waitFor();
-  await page.waitForTimeout(1000);
+  // The list always starts with "Add Server..."; the servers are set in the same update.
+  await widget.locator('.quick-input-list .monaco-list-row').first().waitFor();
   return (await widget.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
 }
 
@@ -79,7 +79,7 @@ async function waitForListed(page, predicate, timeout = 60_000) {
     if (predicate(rows)) return rows;
     await page.keyboard.press('Escape');
     if (Date.now() > deadline) throw new Error(`"MCP: List Servers" did not change as expected; it lists ${rows.join(' | ')}`);
-    await page.waitForTimeout(1000);
+    await new Promise((r) => setTimeout(r, 250)); // then asks again (the list shows what was true when it opened)
   }
 }
 
