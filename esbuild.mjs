@@ -1,7 +1,8 @@
 // Bundles every entry point. `node esbuild.mjs [--watch] [--production]`.
 import * as esbuild from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { WEBVIEW_MAIN_BUDGET_BYTES, webviewBuildOptions } from './scripts/webviewBuild.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -68,16 +69,36 @@ const builds = [
   { ...node, entryPoints: ['src/core/index.ts'], outfile: 'dist/core.js' },
   // The command-line interface.
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The launcher sandboxed stdio servers run under. ESM, so the sandbox runtime finds its seccomp
+  // helper (copied below) beside the bundle through import.meta.url.
+  {
+    ...node, entryPoints: ['src/core/process/sandbox/sandboxLauncher.ts'], outfile: 'dist/sandbox-launcher.mjs', format: 'esm',
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  },
   // Entry the MCP conformance suite runs as its client.
   { ...node, entryPoints: ['test/conformance/client.ts'], outfile: 'dist/conformance-client.js' },
   // Mocha suite that runs inside a real extension host.
   { ...node, entryPoints: ['test/e2e/suite/index.ts'], outfile: 'out/test/e2e/index.js', external: ['vscode', 'mocha'] },
-  // The webview bundle (browser).
+  // The webview bundle (browser): an ES module, and one chunk per highlight.js grammar.
+  webviewBuildOptions({ production }),
+  // The MCP Apps host (the extension's app bridge): loaded by the chat page when a card first shows an app.
   {
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
-    logLevel: 'warning', entryPoints: ['webview/main.ts'], outfile: 'dist/webview/webview.js',
+    logLevel: 'warning', entryPoints: ['webview/apps/appHost.ts'], outfile: 'dist/webview/appHost.js',
   },
-].filter((b) => existsSync(b.entryPoints[0]));
+].filter((b) => Object.values(b.entryPoints).every((e) => existsSync(e)));
+
+// Chunks are named by their hash: drop those of earlier builds.
+rmSync('dist/webview', { recursive: true, force: true });
+
+// The sandbox runtime's prebuilt seccomp helper (Linux x64 and arm64), which blocks Unix sockets in the sandbox and reports refused writes.
+for (const arch of ['x64', 'arm64']) {
+  const from = `node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp/${arch}/apply-seccomp`;
+  if (!existsSync(from)) continue;
+  mkdirSync(`dist/vendor/seccomp/${arch}`, { recursive: true });
+  copyFileSync(from, `dist/vendor/seccomp/${arch}/apply-seccomp`);
+  chmodSync(`dist/vendor/seccomp/${arch}/apply-seccomp`, 0o755);
+}
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
@@ -85,4 +106,13 @@ if (watch) {
   console.log(`watching ${contexts.length} bundles`);
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  if (production) checkWebviewBudget();
+}
+
+/** The page's main module stays in its budget (the grammars load on demand and do not count). */
+function checkWebviewBudget() {
+  const size = statSync('dist/webview/webview.js').size;
+  if (size > WEBVIEW_MAIN_BUDGET_BYTES) {
+    throw new Error(`esbuild.mjs: dist/webview/webview.js is ${size} bytes, over its budget of ${WEBVIEW_MAIN_BUDGET_BYTES} (scripts/webviewBuild.mjs)`);
+  }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Installs what running a real VS Code needs, outside the project, once:
-//   - Debian packages: chromium and fonts (the browser that drives the workbench), and the compilers
+//   - Debian packages: chromium and fonts (the browser that drives the workbench), bubblewrap, socat
+//     and ripgrep (the sandbox of sandboxed servers), and the compilers
 //     and headers code-server's native modules build with;
 //   - Node 24 from the npm registry (code-server's postinstall accepts only the Node major it targets);
 //   - code-server, compiled against that Node, in ${MCP_HARNESS_CACHE:-~/.cache/mcp-harness}.
@@ -26,6 +27,10 @@ export const INSPECTOR_VERSION = '2.12.0';
 const APT_PACKAGES = [
   { name: 'chromium', present: () => hasCommand('chromium'), browser: true },
   { name: 'fonts-liberation', present: () => hasDebian('fonts-liberation'), browser: true },
+  // What @anthropic-ai/sandbox-runtime needs on Linux: the tests run sandboxed servers.
+  { name: 'bubblewrap', present: () => hasCommand('bwrap'), browser: true },
+  { name: 'socat', present: () => hasCommand('socat'), browser: true },
+  { name: 'ripgrep', present: () => hasCommand('rg'), browser: true },
   { name: 'libkrb5-dev', present: () => hasDebian('libkrb5-dev') },
   { name: 'build-essential', present: () => hasCommand('g++') && hasCommand('make') },
   { name: 'pkg-config', present: () => hasCommand('pkg-config') },
