@@ -10,13 +10,23 @@ export default {
     'src/core/permissions/**/*.ts',
     'src/core/agent/**/*.ts',
     'src/core/calls/**/*.ts',
-    // Of mcp/ and process/, the files whose unit tests hold them at 85% or more; the session, the
-    // connection, the lists and the transports are exercised mostly through real servers, and
-    // join once their unit tests do.
+    // Of mcp/ and process/, the files whose in-memory unit tests hold them at 90% or more. Still
+    // out (measured with --mutate): McpSession 79%, McpConnection 86%, TracingTransport 83%,
+    // sandbox/ 75% (real servers and the sandbox integration tests cover them), and the files that
+    // spawn processes (McpStdioTransport, processGroup, sandboxLauncher).
     'src/core/mcp/mcpErrors.ts',
     'src/core/mcp/reconnectPolicy.ts',
     'src/core/mcp/McpClientHandlers.ts',
+    'src/core/mcp/McpCallError.ts',
+    'src/core/mcp/describe.ts',
+    'src/core/mcp/McpLists.ts',
+    'src/core/mcp/McpServerManager.ts',
+    'src/core/mcp/McpServerSnapshot.ts',
+    'src/core/mcp/McpTransportConnector.ts',
     'src/core/process/LineRing.ts',
+    'src/core/process/LineSplitter.ts',
+    'src/core/process/spawnCommand.ts',
+    'src/core/process/groupWatchdog.ts',
     // Of the hooks, the parts the unit tests cover; the rest runs commands (the integration tests cover it).
     'src/core/hooks/foldHookRuns.ts',
     'src/core/hooks/hookMatcher.ts',
