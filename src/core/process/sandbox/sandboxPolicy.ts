@@ -71,7 +71,10 @@ export function sandboxUnavailableReason(platform: NodeJS.Platform, hasCommand: 
   return `sandboxing needs ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed (${install})`;
 }
 
-/** Finds `command` on `PATH` the way a shell would; undefined when it is not there. */
+/**
+ * Finds `command` on `PATH`; undefined when it is not there. Unlike a shell, an empty entry does
+ * not mean the current folder: a sandbox launcher is never taken from wherever the harness runs.
+ */
 export function findOnPath(command: string, pathVariable: string | undefined): string | undefined {
   if (command.includes('/')) return isExecutable(command) ? command : undefined;
   for (const dir of (pathVariable ?? '').split(path.delimiter)) {
