@@ -37,38 +37,29 @@ describe('OAuth client credentials against oidc-provider', () => {
     dpopUrl = `http://127.0.0.1:${dpopPort}/mcp`;
     // oidc-provider is ESM only.
     const { default: Provider, errors } = await import('oidc-provider');
-    const provider = new Provider(issuer, {
-      clients: [
-        { client_id: 'svc-basic', client_secret: 'the-right-secret', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'client_secret_basic', scope: SCOPE },
-        {
-          client_id: 'svc-jwt',
-          grant_types: ['client_credentials'],
-          response_types: [],
-          redirect_uris: [],
-          token_endpoint_auth_method: 'private_key_jwt',
-          token_endpoint_auth_signing_alg: 'ES256',
-          jwks: { keys: [{ ...clientKey.publicKey.export({ format: 'jwk' }), use: 'sig', alg: 'ES256' }] },
-          scope: SCOPE,
-        },
-      ],
-      jwks: { keys: [{ ...signingKey.privateKey.export({ format: 'jwk' }), kid: 'signing', use: 'sig', alg: 'ES256' }] },
-      scopes: [SCOPE],
-      // Its keys are EC only; clients default to RS256 ID tokens, which it could not sign.
-      clientDefaults: { id_token_signed_response_alg: 'ES256' },
-      features: {
-        devInteractions: { enabled: false },
-        clientCredentials: { enabled: true },
-        resourceIndicators: {
-          enabled: true,
-          defaultResource: () => mcpUrl,
-          useGrantedResource: () => true,
-          getResourceServerInfo: (_ctx, indicator) => {
-            if (indicator !== mcpUrl && indicator !== dpopUrl) throw new errors.InvalidTarget();
-            return { scope: SCOPE, audience: indicator, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
+    const { loopbackIssuerConfig } = await import('../fixtures/servers/loopbackIssuer.mjs');
+    const provider = new Provider(
+      issuer,
+      loopbackIssuerConfig({
+        signingKey,
+        resources: [mcpUrl, dpopUrl],
+        errors,
+        clients: [
+          { client_id: 'svc-basic', client_secret: 'the-right-secret', grant_types: ['client_credentials'], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'client_secret_basic', scope: SCOPE },
+          {
+            client_id: 'svc-jwt',
+            grant_types: ['client_credentials'],
+            response_types: [],
+            redirect_uris: [],
+            token_endpoint_auth_method: 'private_key_jwt',
+            token_endpoint_auth_signing_alg: 'ES256',
+            jwks: { keys: [{ ...clientKey.publicKey.export({ format: 'jwk' }), use: 'sig', alg: 'ES256' }] },
+            scope: SCOPE,
           },
-        },
-      },
-    });
+        ],
+        features: { clientCredentials: { enabled: true } },
+      }),
+    );
     provider.on('grant.success', (ctx) => tokenRequests.push({ client: ctx.oidc.client?.clientId, ok: true }));
     provider.on('grant.error', (ctx, err) => tokenRequests.push({ client: ctx.oidc.client?.clientId ?? ctx.oidc.params?.client_id as string | undefined, ok: false, error: (err as { error?: string }).error }));
     authServer = http.createServer(provider.callback());

@@ -37,32 +37,23 @@ describe('machine identity grants against oidc-provider, refusals included', () 
     issuer = `http://127.0.0.1:${authPort}`;
     mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
     const { default: Provider, errors } = await import('oidc-provider');
+    const { loopbackIssuerConfig } = await import('../fixtures/servers/loopbackIssuer.mjs');
     const machine = { response_types: [], redirect_uris: [], scope: SCOPE };
-    const provider = new Provider(issuer, {
-      clients: [
-        { ...machine, client_id: 'svc-dpop', client_secret: 'dpop-secret', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic' },
-        { ...machine, client_id: 'wif-ci', grant_types: [JWT_BEARER], token_endpoint_auth_method: 'none' },
-        { ...machine, client_id: 'mcp-app', client_secret: 'app-secret', grant_types: [JWT_BEARER], token_endpoint_auth_method: 'client_secret_basic' },
-        { ...machine, client_id: 'idp-app', client_secret: 'idp-secret', grant_types: [TOKEN_EXCHANGE], token_endpoint_auth_method: 'client_secret_basic' },
-      ],
-      jwks: { keys: [{ ...signingKey.privateKey.export({ format: 'jwk' }), kid: 'signing', use: 'sig', alg: 'ES256' }] },
-      scopes: [SCOPE],
-      clientDefaults: { id_token_signed_response_alg: 'ES256' },
-      features: {
-        devInteractions: { enabled: false },
-        clientCredentials: { enabled: true },
-        dPoP: { enabled: true, nonceSecret: randomBytes(32), requireNonce: () => true },
-        resourceIndicators: {
-          enabled: true,
-          defaultResource: () => mcpUrl,
-          useGrantedResource: () => true,
-          getResourceServerInfo: (_ctx, indicator) => {
-            if (indicator !== mcpUrl) throw new errors.InvalidTarget();
-            return { scope: SCOPE, audience: mcpUrl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
-          },
-        },
-      },
-    });
+    const provider = new Provider(
+      issuer,
+      loopbackIssuerConfig({
+        signingKey,
+        resources: [mcpUrl],
+        errors,
+        clients: [
+          { ...machine, client_id: 'svc-dpop', client_secret: 'dpop-secret', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic' },
+          { ...machine, client_id: 'wif-ci', grant_types: [JWT_BEARER], token_endpoint_auth_method: 'none' },
+          { ...machine, client_id: 'mcp-app', client_secret: 'app-secret', grant_types: [JWT_BEARER], token_endpoint_auth_method: 'client_secret_basic' },
+          { ...machine, client_id: 'idp-app', client_secret: 'idp-secret', grant_types: [TOKEN_EXCHANGE], token_endpoint_auth_method: 'client_secret_basic' },
+        ],
+        features: { clientCredentials: { enabled: true }, dPoP: { enabled: true, nonceSecret: randomBytes(32), requireNonce: () => true } },
+      }),
+    );
     const resourceServerInfo = new provider.ResourceServer(mcpUrl, { scope: SCOPE, audience: mcpUrl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } });
     /** An access token for the MCP server (naming the client as its subject), once the grant has been checked. */
     const issue = async (ctx: { oidc: { client?: unknown; provider: unknown }; body?: unknown }) => {

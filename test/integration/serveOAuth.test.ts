@@ -44,26 +44,12 @@ beforeAll(async () => {
   gateway = `http://127.0.0.1:${gatewayPort}/mcp`;
   otherResource = `http://127.0.0.1:${authPort}/other-api`;
   const { default: Provider, errors } = await import('oidc-provider');
+  const { loopbackIssuerConfig } = await import('../fixtures/servers/loopbackIssuer.mjs');
   const client = (id: string) => ({ client_id: id, client_secret: `${id}-secret`, grant_types: ['client_credentials'], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'client_secret_basic' as const, scope: SCOPE });
-  const provider = new Provider(issuer, {
-    clients: [client('alice-laptop'), client('bob-ci')],
-    jwks: { keys: [{ ...signingKey.privateKey.export({ format: 'jwk' }), kid: 'signing', use: 'sig', alg: 'ES256' }] },
-    scopes: [SCOPE],
-    clientDefaults: { id_token_signed_response_alg: 'ES256' },
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => gateway,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== gateway && indicator !== otherResource) throw new errors.InvalidTarget();
-          return { scope: SCOPE, audience: indicator, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
-        },
-      },
-    },
-  });
+  const provider = new Provider(
+    issuer,
+    loopbackIssuerConfig({ signingKey, resources: [gateway, otherResource], errors, clients: [client('alice-laptop'), client('bob-ci')], features: { clientCredentials: { enabled: true } } }),
+  );
   authServer = http.createServer(provider.callback());
   await new Promise<void>((resolve) => authServer.listen(authPort, '127.0.0.1', resolve));
   serve = await startHttpServe(
