@@ -22,8 +22,11 @@ export async function startFakeModel({ id = FAKE_MODEL_ID } = {}) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
+  const baseUrl = `http://127.0.0.1:${port}/v1`;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl,
+    /** The workspace settings that point the chat at it. */
+    chatSettings: { 'mcpHarness.chat.provider': 'openai', 'mcpHarness.chat.openai.baseUrl': baseUrl, 'mcpHarness.chat.openai.model': id },
     requests,
     close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };

@@ -10,31 +10,15 @@
 // all), with the reason; accepted and opened, it waits for "I've Finished" and is made again.
 // Screenshots light, dark and high contrast.
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startFakeModel, FAKE_MODEL_ID } from '../support/fakeOpenAiModel.mjs';
+import { join } from 'node:path';
+import { FAKE_MODEL_ID, startFakeModel } from '../support/fakeOpenAiModel.mjs';
 import { approveFromNotification, openViewContainer, serverTreeRow, waitForText, waitForWorkbench } from './lib.mjs';
-import { button, messageBox, openChat, send, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
-
-const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+import { button, messageBox, openChat, scratchWorkspace, send, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
   const model = await startFakeModel();
-  const folder = join(mkdtempSync(join(tmpdir(), 'mcp-harness-asks-context-')), 'asks-workspace');
-  cpSync(join(ROOT, 'test/e2e/fixtures/asks-workspace'), folder, { recursive: true });
-  mkdirSync(join(folder, '.vscode'), { recursive: true });
-  writeFileSync(
-    join(folder, '.vscode', 'settings.json'),
-    JSON.stringify({
-      'mcpHarness.chat.provider': 'openai',
-      'mcpHarness.chat.openai.baseUrl': model.baseUrl,
-      'mcpHarness.chat.openai.model': FAKE_MODEL_ID,
-      'mcpHarness.permissions.allow': ['mcp__everything__*'],
-    }),
-  );
+  const folder = scratchWorkspace('asks-workspace', { ...model.chatSettings, 'mcpHarness.permissions.allow': ['mcp__everything__*'] });
   const shot = (name) => page.screenshot({ path: join(ctx.resultsDir, `ui-asks-context-${name}.png`) });
   /** Screenshots in light, dark and high contrast; the theme picker takes the focus, so `reshow` puts back what is shown. */
   const themed = async (name, reshow = async () => {}) => {

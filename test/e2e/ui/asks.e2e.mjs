@@ -4,33 +4,20 @@
 // nothing when declined; trigger-sampling-request shows the sampling card and, allowed once, is
 // answered by the chat's model (the loopback fake model). Screenshots light and dark.
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startFakeModel, FAKE_MODEL_ID } from '../support/fakeOpenAiModel.mjs';
+import { join } from 'node:path';
+import { FAKE_MODEL_ID, startFakeModel } from '../support/fakeOpenAiModel.mjs';
 import { approveFromNotification, openViewContainer, serverTreeRow, waitForText, waitForWorkbench } from './lib.mjs';
-import { button, lastCard, openChat, send, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
-
-const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+import { button, lastCard, openChat, scratchWorkspace, send, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
 
 export async function run(ctx) {
   const { page } = ctx;
   const model = await startFakeModel();
-  const folder = join(mkdtempSync(join(tmpdir(), 'mcp-harness-asks-')), 'asks-workspace');
-  cpSync(join(ROOT, 'test/e2e/fixtures/asks-workspace'), folder, { recursive: true });
-  mkdirSync(join(folder, '.vscode'), { recursive: true });
-  writeFileSync(
-    join(folder, '.vscode', 'settings.json'),
-    JSON.stringify({
-      'mcpHarness.chat.provider': 'openai',
-      'mcpHarness.chat.openai.baseUrl': model.baseUrl,
-      'mcpHarness.chat.openai.model': FAKE_MODEL_ID,
-      // The tool calls themselves are allowed: the cards under test are the servers' questions.
-      'mcpHarness.permissions.allow': ['mcp__everything__*'],
-      'mcpHarness.sampling.maxTokens': { everything: 80 },
-    }),
-  );
+  const folder = scratchWorkspace('asks-workspace', {
+    ...model.chatSettings,
+    // The tool calls themselves are allowed: the cards under test are the servers' questions.
+    'mcpHarness.permissions.allow': ['mcp__everything__*'],
+    'mcpHarness.sampling.maxTokens': { everything: 80 },
+  });
   const shot = (name) => page.screenshot({ path: join(ctx.resultsDir, `ui-asks-${name}.png`) });
   const resultOf = async (card) => (await card.locator('vscode-collapsible[title="Result"] pre').textContent()) ?? '';
   try {

@@ -15,11 +15,7 @@ const NOTES = '# Notes\n\nThe deploy script lives in scripts/deploy.sh.\n';
 export async function run(ctx) {
   const { page } = ctx;
   const model = await startFakeModel();
-  const folder = chatWorkspace({
-    'mcpHarness.chat.provider': 'openai',
-    'mcpHarness.chat.openai.baseUrl': model.baseUrl,
-    'mcpHarness.chat.openai.model': FAKE_MODEL_ID,
-  }, { 'broken.json': BROKEN, 'notes.md': NOTES });
+  const folder = chatWorkspace(model.chatSettings, { 'broken.json': BROKEN, 'notes.md': NOTES });
   const lastUserMessage = () => model.requests.at(-1).messages.filter((m) => m.role === 'user').at(-1).content;
   try {
     const chat = await openChatWorkspace(page, ctx.server.workbenchUrl({ folder, extensionDevelopmentPath: ctx.extensionPath }));

@@ -10,11 +10,7 @@ import { button, chatWorkspace, counterLog, openChatWorkspace, send, waitCardSta
 export async function run(ctx) {
   const { page } = ctx;
   const model = await startFakeModel();
-  const folder = chatWorkspace({
-    'mcpHarness.chat.provider': 'openai',
-    'mcpHarness.chat.openai.baseUrl': model.baseUrl,
-    'mcpHarness.chat.openai.model': FAKE_MODEL_ID,
-  });
+  const folder = chatWorkspace(model.chatSettings);
   try {
     const chat = await openChatWorkspace(page, ctx.server.workbenchUrl({ folder, extensionDevelopmentPath: ctx.extensionPath }));
     await waitForText(chat.locator('mcp-chat-header'), new RegExp(FAKE_MODEL_ID));

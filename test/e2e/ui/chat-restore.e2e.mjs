@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { FAKE_MODEL_ID, startFakeModel } from '../support/fakeOpenAiModel.mjs';
+import { startFakeModel } from '../support/fakeOpenAiModel.mjs';
 import { runCommand, typeCommand, waitForText, waitForWorkbench, webview } from './lib.mjs';
 import { button, chatWorkspace, counterLog, lastCard, messageBox, openChat, openChatWorkspace, send, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
 
@@ -12,9 +12,7 @@ export async function run(ctx) {
   const { page } = ctx;
   const model = await startFakeModel();
   const folder = chatWorkspace({
-    'mcpHarness.chat.provider': 'openai',
-    'mcpHarness.chat.openai.baseUrl': model.baseUrl,
-    'mcpHarness.chat.openai.model': FAKE_MODEL_ID,
+    ...model.chatSettings,
     'mcpHarness.permissions.allow': ['mcp__counter__count'],
   });
   try {

@@ -12,11 +12,7 @@ import { button, chatWorkspace, counterLog, lastCard, messageBox, openChat, open
 export async function run(ctx) {
   const { page } = ctx;
   const model = await startFakeModel();
-  const folder = chatWorkspace({
-    'mcpHarness.chat.provider': 'openai',
-    'mcpHarness.chat.openai.baseUrl': model.baseUrl,
-    'mcpHarness.chat.openai.model': FAKE_MODEL_ID,
-  });
+  const folder = chatWorkspace(model.chatSettings);
   const shot = (name) => page.screenshot({ path: join(ctx.resultsDir, `ui-chat-${name}.png`) });
   try {
     let chat = await openChatWorkspace(page, ctx.server.workbenchUrl({ folder, extensionDevelopmentPath: ctx.extensionPath }));

@@ -10,11 +10,21 @@ const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
 /** A scratch copy of test/e2e/fixtures/chat-workspace with these workspace settings (and `files`, by relative path). */
 export function chatWorkspace(settings, files = {}) {
-  const dir = join(mkdtempSync(join(tmpdir(), 'mcp-harness-chat-')), 'chat-workspace');
-  cpSync(join(ROOT, 'test/e2e/fixtures/chat-workspace'), dir, { recursive: true });
+  return scratchWorkspace('chat-workspace', settings, files);
+}
+
+/**
+ * A scratch workspace named `name` (a copy of test/e2e/fixtures/NAME when there is one, else empty)
+ * with these workspace settings and `files` (by relative path), alone in a fresh temporary folder
+ * (its parent, free for a scenario's own files).
+ */
+export function scratchWorkspace(name, settings, files = {}) {
+  const dir = join(mkdtempSync(join(tmpdir(), `mcp-harness-${name}-`)), name);
+  const fixture = join(ROOT, 'test/e2e/fixtures', name);
+  if (existsSync(fixture)) cpSync(fixture, dir, { recursive: true });
   mkdirSync(join(dir, '.vscode'), { recursive: true });
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
   return dir;
 }
 

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFakeModel, FAKE_MODEL_ID } from '../support/fakeOpenAiModel.mjs';
+import { startFakeModel } from '../support/fakeOpenAiModel.mjs';
 import { expandRow, extensionLog, findNotification, runCommand, serverTreeRow, waitForText } from './lib.mjs';
 import { button, chatWorkspace, counterLog, lastCard, openChatWorkspace, send, waitCardState, waitIdle } from './chatLib.mjs';
 
@@ -17,11 +17,7 @@ const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export async function run(ctx) {
   const { page } = ctx;
   const model = await startFakeModel();
-  const folder = chatWorkspace({
-    'mcpHarness.chat.provider': 'openai',
-    'mcpHarness.chat.openai.baseUrl': model.baseUrl,
-    'mcpHarness.chat.openai.model': FAKE_MODEL_ID,
-  });
+  const folder = chatWorkspace(model.chatSettings);
   const denyLog = join(folder, 'deny-hook.log');
   mkdirSync(join(folder, '.harness'), { recursive: true });
   writeFileSync(

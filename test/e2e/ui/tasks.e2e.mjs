@@ -6,13 +6,12 @@
 // the tree's "Cancel Task" and the card's (the fixture records each cancel).
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeModel, FAKE_MODEL_ID } from '../support/fakeOpenAiModel.mjs';
 import { approveFromNotification, expandRow, mcpStatusItem, openViewContainer, serverTreeRow, treeRow, waitForText, waitForWorkbench } from './lib.mjs';
-import { button, lastCard, openChat, send, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
+import { button, lastCard, openChat, scratchWorkspace, send, setColorTheme, waitCardState, waitIdle } from './chatLib.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
@@ -63,21 +62,11 @@ async function until(what, probe, { timeout = 30_000 } = {}) {
 export async function run(ctx) {
   const { page } = ctx;
   const model = await startFakeModel();
-  const folder = join(mkdtempSync(join(tmpdir(), 'mcp-harness-tasks-')), 'tasks-workspace');
+  const folder = scratchWorkspace('tasks-workspace', { ...model.chatSettings, 'mcpHarness.permissions.allow': ['mcp__jobs__*'] });
   const record = join(dirname(folder), 'record.jsonl');
   const release = join(dirname(folder), 'release');
   const server = await startTaskServer(record, release);
-  mkdirSync(join(folder, '.vscode'), { recursive: true });
   writeFileSync(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { jobs: { type: 'http', url: server.url } } }, null, 2));
-  writeFileSync(
-    join(folder, '.vscode', 'settings.json'),
-    JSON.stringify({
-      'mcpHarness.chat.provider': 'openai',
-      'mcpHarness.chat.openai.baseUrl': model.baseUrl,
-      'mcpHarness.chat.openai.model': FAKE_MODEL_ID,
-      'mcpHarness.permissions.allow': ['mcp__jobs__*'],
-    }),
-  );
   const shot = (name) => page.screenshot({ path: join(ctx.resultsDir, `ui-tasks-${name}.png`) });
   const jobs = () => serverTreeRow(page, 'jobs');
   const taskRow = () => treeRow(page, 'Slow compute', { view: 'MCP Servers', exact: true });
