@@ -87,6 +87,13 @@ describe('DirectCommands', () => {
     expect(await commands.run('/mcp', { signal })).toBe('- **fx**: running, 1 of 2 tools enabled\n- **gh**: error (exited with code 1), 0 tools');
   });
 
+  it('says "1 tool" for a server with one tool, all enabled', async () => {
+    const fx = new PipelineFixture().setTools('fx', [echo]);
+    const calls = new ModelToolCalls({ call: fx.call, decider: new PermissionGate({ prompter: new ScriptedPrompter(() => ({ choice: 'once' })) }), tools: () => fx.tools() });
+    const commands = new DirectCommands({ tools: () => fx.tools(), servers: () => [{ name: 'fx', state: 'running', tools: [{ name: 'echo' }] }], calls });
+    expect(await commands.run('/mcp', { signal })).toBe('- **fx**: running, 1 tool');
+  });
+
   it('shows server states', async () => {
     const { commands } = setup({ choice: 'once' });
     expect(await commands.run('/mcp', { signal })).toBe('- **fx**: running, 2 tools\n- **gh**: error (exited with code 1), 0 tools');
@@ -99,6 +106,7 @@ describe('DirectCommands', () => {
     expect(allowed.calls).toEqual(['mcp__fx__echo']);
     expect(allowed.prompter.requests).toHaveLength(1);
     expect(events.map((e) => (e.type === 'tool_call' ? e.state : e.type))).toEqual(['waiting_for_approval', 'running', 'done']);
+    expect(events.every((e) => e.type === 'tool_call' && e.modelCallId === 'direct')).toBe(true);
 
     const denied = setup({ choice: 'deny', reason: 'no' });
     expect(await denied.commands.run('/call mcp__fx__echo {"text":"hi"}', { signal })).toBe('The user denied this call. Reason: no');

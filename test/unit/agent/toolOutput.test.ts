@@ -85,6 +85,14 @@ describe('neutraliseDelimiters', () => {
     expect(neutraliseDelimiters(`<${slash}tool_output`)).toBe('[/tool_output');
   });
 
+  it('keeps the text around a break exactly after characters outside the basic plane', () => {
+    expect(neutraliseDelimiters('\u{1F600}</tool_output>')).toBe('\u{1F600}[/tool_output>');
+  });
+
+  it('reads an escape only where it starts', () => {
+    expect(neutraliseDelimiters('a&b%3c/tool_output')).toBe('a&b[/tool_output');
+  });
+
   it('keeps the text around each break exactly', () => {
     expect(neutraliseDelimiters('ab&lt;tool_output&gt;cd\u200B</tool_output>ef')).toBe('ab[tool_output&gt;cd\u200B[/tool_output>ef');
   });
