@@ -1,7 +1,7 @@
 import { InMemoryTransport, SdkHttpError, SdkErrorCode, UnauthorizedError, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { McpServer, Server } from '@modelcontextprotocol/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/v4';
 import type { IMcpConnectAuth } from '../../../src/core/auth/types';
 import { McpSession, type McpSessionOptions } from '../../../src/core/mcp/McpSession';
@@ -346,9 +346,17 @@ describe('McpSession calls', () => {
   it('keeps a call alive while the tool reports progress, and tells the caller each step', async () => {
     const session = await open(new TestTransportFactory({ make: () => linkedTo(slowServer()) })).opened;
     const steps: number[] = [];
-    const result = await session.callTool('steps', {}, { timeoutMs: 100, maxTotalTimeoutMs: 5000, onProgress: (p) => steps.push(p.progress) });
-    expect(result.content).toEqual([{ type: 'text', text: 'all steps' }]);
-    expect(steps).toEqual([1, 2, 3, 4]);
+    // A stepped clock: four 40 ms steps outlast the 100 ms timeout only because each progress resets it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const pending = session.callTool('steps', {}, { timeoutMs: 100, maxTotalTimeoutMs: 5000, onProgress: (p) => steps.push(p.progress) });
+      await vi.advanceTimersByTimeAsync(200);
+      const result = await pending;
+      expect(result.content).toEqual([{ type: 'text', text: 'all steps' }]);
+      expect(steps).toEqual([1, 2, 3, 4]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gives up a call, or a request, that gets no answer in time', async () => {
