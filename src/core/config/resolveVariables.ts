@@ -51,8 +51,10 @@ export async function resolveVariables(
       const problem = referenceProblem(part, def, ctx);
       if (problem !== undefined) {
         errors.add(`${problem} (used in ${field.label})`);
-        // Stryker disable next-line ConditionalExpression: other kinds have no id, so no input is found for them
-      } else if (part.ref.kind === 'input') {
+        continue;
+      }
+      // Stryker disable next-line ConditionalExpression: other kinds have no id, so no input is found for them
+      if (part.ref.kind === 'input') {
         const input = findInput(def, part.ref.id);
         if (input && !pending.has(input.id)) {
           pending.set(input.id, { input, label: field.label });

@@ -57,6 +57,14 @@ describe('AuditLog', () => {
     expect(new Set(lines.map((l) => l.id)).size).toBe(3);
   });
 
+  it('redacts a secret in the reason of a denial', async () => {
+    const file = path.join(tmp.dir, 'logs', 'denied.jsonl');
+    const log = new AuditLog(file, { now: () => 0 });
+    log.denied({ tool: 'fetch', arguments: {}, decider: { by: 'user', choice: 'deny' }, reason: 'not with Bearer abcdefghijklmnop' });
+    await log.flush();
+    expect(read(file)[0]).toMatchObject({ event: 'denied', reason: 'not with [redacted]' });
+  });
+
   it('never throws when the file cannot be written, and reports it', async () => {
     const blocker = path.join(tmp.dir, 'not-a-dir');
     fs.writeFileSync(blocker, 'x');

@@ -58,6 +58,26 @@ describe('matchToolPattern', () => {
     expect(matchToolPattern('mcp__a-b__c.d', mcp('a-b', 'c.d'))).toBe(true);
   });
 
+  it('matches the server part as a whole name: no extra prefix or suffix on either side', () => {
+    expect(matchToolPattern('mcp__mem__x', mcp('xmem', 'x'))).toBe(false);
+    expect(matchToolPattern('mcp__xmem__x', mcp('mem', 'x'))).toBe(false);
+    expect(matchToolPattern('mcp__a*__x', mcp('b', 'x'))).toBe(false);
+    expect(matchToolPattern('mcp__a*__x', mcp('a', 'x'))).toBe(true);
+  });
+
+  it('lets a * in the server part cross single underscores, and ? stand for one character', () => {
+    expect(matchToolPattern('mcp__m*__x', mcp('my_server', 'x'))).toBe(true);
+    expect(matchToolPattern('mcp__*_db__x', mcp('a_b_db', 'x'))).toBe(true);
+    expect(matchToolPattern('mcp__m*r__x', mcp('m__r', 'x'))).toBe(false);
+    expect(matchToolPattern('mcp__m?__x', mcp('my', 'x'))).toBe(true);
+    expect(matchToolPattern('mcp__m?__x', mcp('m', 'x'))).toBe(false);
+  });
+
+  it('tries a split right after mcp__ for a server whose name starts with __', () => {
+    expect(matchToolPattern('mcp____a__b', mcp('__a', 'b'))).toBe(true);
+    expect(matchToolPattern('mcp____a__b', mcp('__a', 'c'))).toBe(false);
+  });
+
   it('finds the first matching pattern', () => {
     expect(findMatchingPattern(['x*', 'mcp__*', 'mcp__a__*'], mcp('a', 'b'))).toBe('mcp__*');
     expect(findMatchingPattern([], mcp('a', 'b'))).toBeUndefined();
@@ -70,5 +90,8 @@ describe('patternCoversServer', () => {
     for (const p of ['*', 'mcp__*', 'mcp__srv', 'mcp__srv__*', 'mcp__s*__*']) expect(patternCoversServer(p, 'srv')).toBe(true);
     for (const p of ['mcp__srv__read_*', 'mcp__other__*', 'read_file', 'mcp__srv__x']) expect(patternCoversServer(p, 'srv')).toBe(false);
     expect(patternCoversServer('mcp__mem__*', 'mem__evil')).toBe(false);
+    // One way of reading the pattern that takes in every tool is enough.
+    expect(patternCoversServer('mcp__a__b__*', 'a__b')).toBe(true);
+    expect(patternCoversServer('mcp__a__b__*', 'a')).toBe(false);
   });
 });
