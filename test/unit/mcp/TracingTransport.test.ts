@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
-import { StdioTracingTransport, TracingTransport } from '../../../src/core/mcp/TracingTransport';
+import { InMemoryTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { StdioTracingTransport, TracingTransport, type ITransportTap } from '../../../src/core/mcp/TracingTransport';
 
 const progress = (n: number): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: n } });
 const response = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: { content: [] } });
@@ -99,5 +99,79 @@ describe('TracingTransport, a close that comes with a response', () => {
     await Promise.resolve();
     await Promise.resolve();
     expect(events).toEqual(['message', 'close']);
+  });
+});
+
+/** A transport that only records what it is asked to send; the test plays its peer through its handlers. */
+function bareInner() {
+  const sent: JSONRPCMessage[] = [];
+  const inner: Transport = { start: async () => undefined, send: async (m) => void sent.push(m), close: async () => undefined };
+  const peer = inner as Required<Pick<Transport, 'onclose' | 'onerror' | 'onmessage'>>;
+  return { inner, peer, sent };
+}
+
+describe('TracingTransport, its tap', () => {
+  it('shows the tap what is sent, and delivers what the tap gives back for each message received, or nothing', async () => {
+    const { inner, peer, sent } = bareInner();
+    const tapped: JSONRPCMessage[] = [];
+    const tap: ITransportTap = {
+      sent: (m) => void tapped.push(m),
+      received: (m) => ('method' in m && m.method === 'notifications/tasks/status' ? undefined : m),
+    };
+    const transport = new TracingTransport(inner, () => false, () => undefined, tap);
+    const received: JSONRPCMessage[] = [];
+    transport.onmessage = (m) => received.push(m);
+    await transport.send(response(1));
+    expect([tapped, sent]).toEqual([[response(1)], [response(1)]]);
+    peer.onmessage({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: { taskId: 't1' } });
+    peer.onmessage(progress(1));
+    expect(received).toEqual([progress(1)]);
+  });
+});
+
+describe('TracingTransport, timing', () => {
+  it('tells of a close at once when nothing is held back', () => {
+    const { inner, peer } = bareInner();
+    const transport = new TracingTransport(inner, () => false, () => undefined);
+    const events: string[] = [];
+    transport.onclose = () => events.push('close');
+    peer.onclose();
+    expect(events).toEqual(['close']);
+  });
+
+  it('delivers a response that arrives during a delivery one microtask later, after the batch it interrupted', async () => {
+    const { inner, peer } = bareInner();
+    const transport = new TracingTransport(inner, () => false, () => undefined);
+    const received: JSONRPCMessage[] = [];
+    transport.onmessage = (m) => {
+      received.push(m);
+      // The SDK answering a response by sending something that brings another response at once.
+      if (m === first) peer.onmessage(third);
+    };
+    const [first, second, third] = [response(1), response(2), response(3)];
+    peer.onmessage(first);
+    peer.onmessage(second);
+    await Promise.resolve();
+    expect(received).toEqual([first, second]);
+    await Promise.resolve();
+    expect(received).toEqual([first, second, third]);
+  });
+
+  it('fails nothing when no one listens', async () => {
+    const { inner, peer } = bareInner();
+    new TracingTransport(inner, () => false, () => undefined);
+    expect(() => peer.onerror(new Error('broken pipe'))).not.toThrow();
+    expect(() => peer.onmessage(progress(1))).not.toThrow();
+    expect(() => peer.onclose()).not.toThrow();
+    // Held back, then delivered and closed to no one a microtask later.
+    peer.onmessage(response(1));
+    peer.onclose();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+
+  it('leaves an inner transport that cannot be told the protocol version alone', () => {
+    const { inner } = bareInner();
+    const transport = new TracingTransport(inner, () => false, () => undefined);
+    expect(() => transport.setProtocolVersion('2025-11-25')).not.toThrow();
   });
 });
