@@ -1,35 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpConfigText, resolveServerLaunch, type McpServerDefinition } from '../../../src/core/config';
-import { McpConnection, type IMcpClock, type McpConnectionOptions } from '../../../src/core/mcp/McpConnection';
+import { McpConnection, type McpConnectionOptions } from '../../../src/core/mcp/McpConnection';
 import type { McpConnectionState } from '../../../src/core/mcp/McpServerSnapshot';
 import { createTestServer, LinkedTransportFactory } from '../../support/inMemoryServers';
-
-/** Time that moves only when the test says so. */
-class ManualClock implements IMcpClock {
-  time = 1_000_000;
-  readonly waits: { ms: number; resolve: () => void }[] = [];
-  now(): number {
-    return this.time;
-  }
-  sleep(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const wait = { ms, resolve };
-      this.waits.push(wait);
-      signal.addEventListener('abort', () => {
-        this.waits.splice(this.waits.indexOf(wait), 1);
-        resolve();
-      }, { once: true });
-    });
-  }
-  /** Lets the oldest wait run out. */
-  elapse(): number {
-    const wait = this.waits.shift();
-    if (!wait) throw new Error('nothing is waiting');
-    this.time += wait.ms;
-    wait.resolve();
-    return wait.ms;
-  }
-}
+import { ManualClock } from './McpConnectionRig';
 
 function definition(entry: object): McpServerDefinition {
   return parseMcpConfigText(JSON.stringify({ servers: { mem: entry } }), '/w/.vscode/mcp.json', 'vscode', '/w').servers[0];
@@ -44,7 +18,7 @@ afterEach(async () => {
 });
 
 function connect(entry: object, extra: Partial<McpConnectionOptions> = {}) {
-  const clock = new ManualClock();
+  const clock = new ManualClock(1_000_000);
   let down = false;
   const factories: LinkedTransportFactory[] = [];
   const connection = new McpConnection({

@@ -3,37 +3,11 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { McpAuthRequiredError, type IMcpConnectAuth, type IMcpServerAuth, type McpConnectAuthOptions } from '../../../src/core/auth/types';
-import { McpConnection, type IMcpClock, type McpConnectionOptions, type McpTransportLogSink } from '../../../src/core/mcp/McpConnection';
+import { McpConnection, type McpConnectionOptions, type McpTransportLogSink } from '../../../src/core/mcp/McpConnection';
 import type { McpConnectionState, McpLogEntry } from '../../../src/core/mcp/McpServerSnapshot';
 import { definition, launchOf } from '../../support/definitions';
 import { linkedTo, TestTransportFactory } from '../../support/memoryTransports';
-
-/** Time that moves only when the test says so. */
-class ManualClock implements IMcpClock {
-  time = 5_000_000;
-  readonly waits: { ms: number; resolve: () => void }[] = [];
-  now(): number {
-    return this.time;
-  }
-  sleep(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const wait = { ms, resolve };
-      this.waits.push(wait);
-      signal.addEventListener('abort', () => {
-        const i = this.waits.indexOf(wait);
-        if (i >= 0) this.waits.splice(i, 1);
-        resolve();
-      });
-    });
-  }
-  elapse(): number {
-    const wait = this.waits.shift();
-    if (!wait) throw new Error('nothing is waiting');
-    this.time += wait.ms;
-    wait.resolve();
-    return wait.ms;
-  }
-}
+import { ManualClock } from './McpConnectionRig';
 
 function server(name = 'mem-server'): McpServer {
   const s = new McpServer({ name, version: '3.1.0' }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, instructions: 'Use echo.' });
@@ -66,7 +40,7 @@ interface Rig {
 }
 
 function rig(entry: Parameters<typeof definition>[1], extra: Partial<McpConnectionOptions> = {}, make?: (sink: McpTransportLogSink) => void): Rig {
-  const clock = new ManualClock();
+  const clock = new ManualClock(5_000_000);
   let down = false;
   let gate: Promise<void> | undefined;
   const servers: McpServer[] = [];

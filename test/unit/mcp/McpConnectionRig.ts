@@ -8,8 +8,8 @@ import { linkedTo, TestTransportFactory } from '../../support/memoryTransports';
 
 /** Time that moves only when the test says so. */
 export class ManualClock implements IMcpClock {
-  time = 7_000_000;
   readonly waits: { ms: number; resolve: () => void }[] = [];
+  constructor(public time = 7_000_000) {}
   now(): number {
     return this.time;
   }

@@ -3,33 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { IMcpConnectAuth, McpFinishAuth } from '../../../src/core/auth/types';
 import { isAuthFailure } from '../../../src/core/auth/types';
 import { McpCallError } from '../../../src/core/mcp/McpCallError';
-import { McpSession, type McpSessionOptions } from '../../../src/core/mcp/McpSession';
 import { createTestServer, LinkedTransportFactory, type LinkedFactoryOptions } from '../../support/inMemoryServers';
+import { sessionOpener } from './McpSessionFixtures';
 
-const sessions: McpSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-
-function open(factory: LinkedTransportFactory, extra: Partial<McpSessionOptions> = {}, signal = new AbortController().signal) {
-  const logs: string[] = [];
-  const options: McpSessionOptions = {
-    name: 'mem',
-    clientInfo: { name: 'test-client', version: '1.0.0' },
-    handlers: {},
-    startupTimeoutMs: 5000,
-    transports: () => factory,
-    log: (level, source, message) => logs.push(`${level} ${source} ${message}`),
-    traceEnabled: () => false,
-    stderrTail: () => [],
-    ...extra,
-  };
-  const opened = McpSession.open(options, signal).then((s) => {
-    sessions.push(s);
-    return s;
-  });
-  return { opened, logs };
-}
+const { open, closeAll } = sessionOpener();
+afterEach(closeAll);
 
 function factory(options: Partial<LinkedFactoryOptions> = {}) {
   const shared = createTestServer();

@@ -4,35 +4,11 @@ import { McpServer, Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/v4';
 import type { IMcpConnectAuth } from '../../../src/core/auth/types';
-import { McpSession, type McpSessionOptions } from '../../../src/core/mcp/McpSession';
 import { linkedTo, modernEndpoint, tapSends, TestTransportFactory } from '../../support/memoryTransports';
+import { sessionOpener } from './McpSessionFixtures';
 
-const sessions: McpSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-
-function open(factory: TestTransportFactory, extra: Partial<McpSessionOptions> = {}) {
-  const logs: string[] = [];
-  const opened = McpSession.open(
-    {
-      name: 'mem',
-      clientInfo: { name: 'test-client', version: '1.0.0' },
-      handlers: {},
-      startupTimeoutMs: 5000,
-      transports: () => factory,
-      log: (level, source, message) => logs.push(`${level} ${source} ${message}`),
-      traceEnabled: () => false,
-      stderrTail: () => [],
-      ...extra,
-    },
-    new AbortController().signal,
-  ).then((s) => {
-    sessions.push(s);
-    return s;
-  });
-  return { opened, logs };
-}
+const { open, closeAll } = sessionOpener();
+afterEach(closeAll);
 
 const call = { timeoutMs: 5000, maxTotalTimeoutMs: 10_000 };
 
