@@ -110,3 +110,17 @@ export async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<
   }
   return { events };
 }
+
+/**
+ * Starts a stream against a server that never answers, stops it once the request has arrived, and
+ * resolves what the stream ended with (a provider should end with `aborted`, "Stopped.").
+ */
+export async function stopBeforeTheAnswer(server: FakeModelServer, start: (signal: AbortSignal) => AsyncIterable<ModelStreamEvent>): Promise<ModelProviderError | undefined> {
+  const stop = new AbortController();
+  const before = server.requests.length;
+  server.enqueue(() => new Promise<void>(() => {})); // never answers
+  const pending = collect(start(stop.signal));
+  while (server.requests.length === before) await new Promise((r) => setTimeout(r, 5));
+  stop.abort();
+  return (await pending).error;
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicProvider, toAnthropicMessages } from '../../../src/core/agent/providers/AnthropicProvider';
 import { createApiProvider } from '../../../src/core/agent/providers/createApiProvider';
 import type { ModelRequest } from '../../../src/core/agent/types';
-import { collect, FakeModelServer, jsonError, sse } from '../../support/fakeModelServer';
+import { collect, FakeModelServer, jsonError, sse, stopBeforeTheAnswer } from '../../support/fakeModelServer';
 
 // The Messages API's less common answers: usage given in part or not at all, errors without the
 // usual body, a closed port, an abort before the answer starts, and what the conversation sends.
@@ -70,13 +70,7 @@ describe('AnthropicProvider, less common answers', () => {
   });
 
   it('stops when aborted before the answer starts', async () => {
-    const stop = new AbortController();
-    const before = server.requests.length;
-    server.enqueue(() => new Promise<void>(() => {})); // never answers
-    const pending = collect(make().stream(request, stop.signal));
-    while (server.requests.length === before) await new Promise((r) => setTimeout(r, 5));
-    stop.abort();
-    expect((await pending).error).toMatchObject({ kind: 'aborted', message: 'Stopped.' });
+    expect(await stopBeforeTheAnswer(server, (signal) => make().stream(request, signal))).toMatchObject({ kind: 'aborted', message: 'Stopped.' });
   });
 
   it('goes through the fetch it is given, and drops every trailing slash of the base URL', async () => {

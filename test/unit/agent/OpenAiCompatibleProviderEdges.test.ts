@@ -3,7 +3,7 @@ import { DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL } from '../../../src/core
 import { OpenAiCompatibleProvider } from '../../../src/core/agent/providers/OpenAiCompatibleProvider';
 import { withRetries } from '../../../src/core/agent/providers/providerSupport';
 import type { ModelRequest } from '../../../src/core/agent/types';
-import { collect, FakeModelServer, jsonError, openAiChunk, openAiUsage, sse } from '../../support/fakeModelServer';
+import { collect, FakeModelServer, jsonError, openAiChunk, openAiUsage, sse, stopBeforeTheAnswer } from '../../support/fakeModelServer';
 
 // Chat Completions answers that servers other than OpenAI's give: chunks without a delta or a
 // function, usage before the finish, a finish reason repeated as null, errors without a message.
@@ -63,13 +63,7 @@ describe('OpenAiCompatibleProvider, less common answers', () => {
   });
 
   it('stops when aborted before the answer starts', async () => {
-    const stop = new AbortController();
-    const before = server.requests.length;
-    server.enqueue(() => new Promise<void>(() => {})); // never answers
-    const pending = collect(make().stream(request, stop.signal));
-    while (server.requests.length === before) await new Promise((r) => setTimeout(r, 5));
-    stop.abort();
-    expect((await pending).error).toMatchObject({ kind: 'aborted', message: 'Stopped.' });
+    expect(await stopBeforeTheAnswer(server, (signal) => make().stream(request, signal))).toMatchObject({ kind: 'aborted', message: 'Stopped.' });
   });
 
   it('goes through the fetch it is given', async () => {

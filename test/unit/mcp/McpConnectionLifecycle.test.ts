@@ -4,10 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { McpAuthRequiredError, type IMcpConnectAuth, type IMcpServerAuth, type McpConnectAuthOptions } from '../../../src/core/auth/types';
 import { McpConnection, type McpConnectionOptions, type McpTransportLogSink } from '../../../src/core/mcp/McpConnection';
-import type { McpConnectionState, McpLogEntry } from '../../../src/core/mcp/McpServerSnapshot';
 import { definition, launchOf } from '../../support/definitions';
 import { linkedTo, TestTransportFactory } from '../../support/memoryTransports';
-import { ManualClock } from './McpConnectionRig';
+import { connectionRig, disposeConnections, trackConnection, until, type ConnectionRig } from './McpConnectionRig';
 
 function server(name = 'mem-server'): McpServer {
   const s = new McpServer({ name, version: '3.1.0' }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, instructions: 'Use echo.' });
@@ -18,103 +17,22 @@ function server(name = 'mem-server'): McpServer {
   return s;
 }
 
-const connections: McpConnection[] = [];
-afterEach(async () => {
-  for (const c of connections.splice(0)) {
-    await c.stop();
-    c.dispose();
-  }
-});
+afterEach(disposeConnections);
 
-interface Rig {
-  connection: McpConnection;
-  clock: ManualClock;
-  states: McpConnectionState[];
-  logs: McpLogEntry[];
-  servers: McpServer[];
-  factories: TestTransportFactory[];
-  /** While it holds, new transports cannot start (the server is down). */
-  setDown(value: boolean): void;
-  /** Holds what the client sends until released (a server slow to answer). */
-  hold(): () => void;
+/** A connection rig whose transports each reach a fresh {@link server}, kept in `servers`. */
+interface Rig extends ConnectionRig {
+  readonly servers: McpServer[];
 }
 
-function rig(entry: Parameters<typeof definition>[1], extra: Partial<McpConnectionOptions> = {}, make?: (sink: McpTransportLogSink) => void): Rig {
-  const clock = new ManualClock(5_000_000);
-  let down = false;
-  let gate: Promise<void> | undefined;
+function rig(entry: Parameters<typeof connectionRig>[0], extra: Partial<McpConnectionOptions> = {}, onTransport?: (sink: McpTransportLogSink) => void): Rig {
   const servers: McpServer[] = [];
-  const factories: TestTransportFactory[] = [];
-  const connection = new McpConnection({
-    definition: definition('mem', entry),
-    clientInfo: { name: 'test', version: '1' },
-    handlers: {},
-    resolveLaunch: launchOf,
-    traceEnabled: () => false,
-    clock,
-    createTransports: (launch, _auth, sink) => {
-      const factory = new TestTransportFactory({
-        kind: launch.type,
-        pid: launch.type === 'stdio' ? 777 : undefined,
-        endReason: 'the server process exited with code 1',
-        make: () => {
-          make?.(sink);
-          const s = server();
-          servers.push(s);
-          const transport = linkedTo(s);
-          const start = transport.start.bind(transport);
-          const send = transport.send.bind(transport);
-          const refused = down;
-          transport.start = async () => {
-            if (refused) throw new Error('connection refused');
-            return start();
-          };
-          transport.send = async (message, options) => {
-            await gate;
-            return send(message, options);
-          };
-          return transport;
-        },
-      });
-      factories.push(factory);
-      return factory;
-    },
-    ...extra,
-  });
-  connections.push(connection);
-  const states: McpConnectionState[] = [];
-  const logs: McpLogEntry[] = [];
-  connection.onDidChange((s) => states.push(s.state));
-  connection.onDidLog((e) => logs.push(e));
-  return {
-    connection,
-    clock,
-    states,
-    logs,
-    servers,
-    factories,
-    setDown: (value) => (down = value),
-    hold: () => {
-      let release!: () => void;
-      gate = new Promise((resolve) => (release = resolve));
-      return () => {
-        gate = undefined;
-        release();
-      };
-    },
+  const peer = () => {
+    const s = server();
+    servers.push(s);
+    return linkedTo(s);
   };
-}
-
-function until(connection: McpConnection, test: (state: McpConnectionState) => boolean): Promise<McpConnectionState> {
-  return new Promise((resolve) => {
-    if (test(connection.state)) return resolve(connection.state);
-    const listener = connection.onDidChange((s) => {
-      if (test(s.state)) {
-        listener.dispose();
-        resolve(s.state);
-      }
-    });
-  });
+  const options = { clockStart: 5_000_000, pid: 777, endReason: 'the server process exited with code 1', ...(onTransport ? { onTransport } : {}) };
+  return { ...connectionRig(entry, extra, peer, options), servers };
 }
 
 const call = { timeoutMs: 5000, maxTotalTimeoutMs: 5000 };
@@ -647,7 +565,7 @@ describe('McpConnection and its session', () => {
         return factory;
       },
     });
-    connections.push(connection);
+    trackConnection(connection);
     await connection.start();
     sink.onStderrLine('fatal: out of memory');
     await factory.created[0].close();
@@ -663,7 +581,7 @@ describe('McpConnection and its session', () => {
       traceEnabled: () => false,
       defaultStartupTimeoutMs: 5000,
     });
-    connections.push(connection);
+    trackConnection(connection);
     await connection.start();
     expect(connection.state).toMatchObject({ kind: 'error', message: expect.stringContaining('fetch failed') });
   });

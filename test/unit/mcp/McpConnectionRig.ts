@@ -1,7 +1,7 @@
 import { InMemoryTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { McpConnection, type IMcpClock, type McpConnectionOptions } from '../../../src/core/mcp/McpConnection';
+import { McpConnection, type IMcpClock, type McpConnectionOptions, type McpTransportLogSink } from '../../../src/core/mcp/McpConnection';
 import type { McpConnectionState, McpLogEntry } from '../../../src/core/mcp/McpServerSnapshot';
 import { definition, launchOf } from '../../support/definitions';
 import { linkedTo, TestTransportFactory } from '../../support/memoryTransports';
@@ -70,6 +70,8 @@ export interface ConnectionRig {
   readonly logs: McpLogEntry[];
   /** Every transport made, in order. */
   readonly transports: Transport[];
+  /** Every transport factory the connection asked for (one an attempt), in order. */
+  readonly factories: TestTransportFactory[];
   /** While it holds, new transports fail to start as a refused connection does. */
   setDown(value: boolean): void;
   /** Holds what the client sends until released (a server slow to answer); returns the release. */
@@ -77,6 +79,12 @@ export interface ConnectionRig {
 }
 
 const made: McpConnection[] = [];
+
+/** Has {@link disposeConnections} stop and dispose `connection` too. */
+export function trackConnection(connection: McpConnection): McpConnection {
+  made.push(connection);
+  return connection;
+}
 
 /** Stops and disposes every connection made since the last call (for `afterEach`). */
 export async function disposeConnections(): Promise<void> {
@@ -86,12 +94,30 @@ export async function disposeConnections(): Promise<void> {
   }
 }
 
+/** How a {@link connectionRig}'s transports look to the connection. */
+export interface ConnectionRigOptions {
+  /** The manual clock's start (ms). */
+  readonly clockStart?: number;
+  /** The pid a stdio transport reports. */
+  readonly pid?: number;
+  /** Why a transport says it ended. */
+  readonly endReason?: string;
+  /** Runs as each transport is made, with the sink the connection gave its factory. */
+  readonly onTransport?: (sink: McpTransportLogSink) => void;
+}
+
 /** A connection to `peer` (default: a fresh {@link echoServer}) linked in memory, under a manual clock. */
-export function connectionRig(entry: Parameters<typeof definition>[1], extra: Partial<McpConnectionOptions> = {}, peer: () => Transport = () => linkedTo(echoServer())): ConnectionRig {
-  const clock = new ManualClock();
+export function connectionRig(
+  entry: Parameters<typeof definition>[1],
+  extra: Partial<McpConnectionOptions> = {},
+  peer: () => Transport = () => linkedTo(echoServer()),
+  options: ConnectionRigOptions = {},
+): ConnectionRig {
+  const clock = new ManualClock(options.clockStart);
   let down = false;
   let gate: Promise<void> | undefined;
   const transports: Transport[] = [];
+  const factories: TestTransportFactory[] = [];
   const connection = new McpConnection({
     definition: definition('mem', entry),
     clientInfo: { name: 'test', version: '1' },
@@ -99,12 +125,13 @@ export function connectionRig(entry: Parameters<typeof definition>[1], extra: Pa
     resolveLaunch: launchOf,
     traceEnabled: () => false,
     clock,
-    createTransports: (launch) =>
-      new TestTransportFactory({
+    createTransports: (launch, _auth, sink) => {
+      const factory = new TestTransportFactory({
         kind: launch.type,
-        pid: launch.type === 'stdio' ? 4242 : undefined,
-        endReason: 'the server went away',
+        pid: launch.type === 'stdio' ? (options.pid ?? 4242) : undefined,
+        endReason: options.endReason ?? 'the server went away',
         make: () => {
+          options.onTransport?.(sink);
           const transport = peer();
           transports.push(transport);
           const start = transport.start.bind(transport);
@@ -120,7 +147,10 @@ export function connectionRig(entry: Parameters<typeof definition>[1], extra: Pa
           };
           return transport;
         },
-      }),
+      });
+      factories.push(factory);
+      return factory;
+    },
     ...extra,
   });
   made.push(connection);
@@ -134,6 +164,7 @@ export function connectionRig(entry: Parameters<typeof definition>[1], extra: Pa
     states,
     logs,
     transports,
+    factories,
     setDown: (value) => (down = value),
     hold: () => {
       let release!: () => void;
