@@ -63,7 +63,11 @@ export class McpTasks implements IMcpTaskHost, IDisposable {
       void this._followInBackground(task, call.created, (signal) => call.client(signal), call.timeoutMs, false);
       return Promise.resolve(detachedResult(task.view));
     }
-    const onState = (state: McpTaskState) => call.context?.onTask?.(this._state(task, state));
+    // The task's entry follows its state whether or not the caller listens too.
+    const onState = (state: McpTaskState) => {
+      const view = this._state(task, state);
+      call.context?.onTask?.(view);
+    };
     const signal = call.signal ? AbortSignal.any([call.signal, task.cancel.signal]) : task.cancel.signal;
     return followTask({
       server: call.server,
