@@ -38,4 +38,34 @@ describe('dpopSession', () => {
     expect(header.typ).toBe('dpop+jwt');
     expect(header.jwk.d).toBeUndefined();
   });
+
+  it('replaces a stored key made for another algorithm, and keeps the new one for the next process', async () => {
+    const data = new Map<string, string>();
+    const url = 'https://c.example/mcp';
+    const first = await dpopSession(store(data), url);
+    const stored = JSON.parse(data.get(dpopSecretKey(url))!) as Record<string, unknown>;
+    data.set(dpopSecretKey(url), JSON.stringify({ ...stored, alg: 'RS256' }));
+    const replaced = await dpopSession(store(data), url);
+    expect(replaced.thumbprint).not.toBe(first.thumbprint);
+    expect(JSON.parse(data.get(dpopSecretKey(url))!).alg).toBe('ES256');
+    expect((await dpopSession(store(data), url)).thumbprint).toBe(replaced.thumbprint);
+  });
+
+  it('replaces a key whose parts do not import, and keeps the replacement', async () => {
+    const data = new Map<string, string>();
+    const url = 'https://d.example/mcp';
+    const broken = { kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'AAAA', d: 'AAAA' };
+    data.set(dpopSecretKey(url), JSON.stringify({ alg: 'ES256', privateJwk: broken, publicJwk: broken }));
+    const session = await dpopSession(store(data), url);
+    expect(JSON.parse(data.get(dpopSecretKey(url))!).privateJwk).not.toEqual(broken);
+    expect((await dpopSession(store(data), url)).thumbprint).toBe(session.thumbprint);
+  });
+
+  it('tries again after a store that could not be read', async () => {
+    const data = new Map<string, string>();
+    let failures = 1;
+    const flaky: IMcpSecretStore = { ...store(data), get: async (k) => (failures-- > 0 ? Promise.reject(new Error('locked')) : data.get(k)) };
+    await expect(dpopSession(flaky, 'https://e.example/mcp')).rejects.toThrow('locked');
+    expect((await dpopSession(flaky, 'https://e.example/mcp')).thumbprint).toMatch(/^[\w-]{43}$/);
+  });
 });
