@@ -44,6 +44,7 @@ export function sandboxPageUrl(base: string, csp: McpUiResourceCsp): string {
 }
 
 function respond(req: http.IncomingMessage, res: http.ServerResponse): void {
+  // Stryker disable next-line StringLiteral: a request an http.Server hands over always has a URL
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !url.pathname.endsWith(SANDBOX_PATH)) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -56,6 +57,7 @@ function respond(req: http.IncomingMessage, res: http.ServerResponse): void {
     res.writeHead(400, { 'content-type': 'text/plain' }).end('csp is not JSON');
     return;
   }
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: sanitizeCsp reads no origin out of null, a number, a string or a boolean either
   const { csp } = sanitizeCsp(typeof declared === 'object' && declared !== null ? (declared as McpUiResourceCsp) : {});
   res.writeHead(200, {
     'content-type': 'text/html; charset=utf-8',
@@ -66,5 +68,6 @@ function respond(req: http.IncomingMessage, res: http.ServerResponse): void {
     'x-content-type-options': 'nosniff',
     'cross-origin-resource-policy': 'cross-origin',
   });
+  // Stryker disable next-line ConditionalExpression,StringLiteral: Node's server sends no body to a HEAD request in any case
   res.end(req.method === 'HEAD' ? undefined : SANDBOX_PROXY_PAGE);
 }

@@ -85,6 +85,7 @@ export async function readUiResource(server: string, uri: string, source: IUiRes
   } catch (err) {
     return fail(`Cannot show ${where}: reading it failed: ${errorMessage(err)}`);
   }
+  // Stryker disable next-line ArrayDeclaration: an entry that is not an object is skipped all the same
   const contents: readonly unknown[] = Array.isArray(result?.contents) ? result.contents : [];
   const entry = contents.find((c): c is Record<string, unknown> => isRecord(c) && c.uri === uri);
   if (!entry) return fail(`Cannot show ${where}: the server's answer holds no content for that URI.`);
@@ -93,6 +94,7 @@ export async function readUiResource(server: string, uri: string, source: IUiRes
   }
   const html = htmlOf(entry);
   if (!html.ok) return fail(`Cannot show ${where}: ${html.error}`);
+  // Stryker disable next-line StringLiteral: utf8 is also Buffer.byteLength's default
   const bytes = Buffer.byteLength(html.value, 'utf8');
   if (bytes > MAX_UI_RESOURCE_BYTES) return fail(`Cannot show ${where}: it is ${formatMb(bytes)}, over the ${formatMb(MAX_UI_RESOURCE_BYTES)} an app may be.`);
   if (html.value.trim() === '') return fail(`Cannot show ${where}: its HTML is empty.`);
@@ -103,6 +105,7 @@ function htmlOf(entry: Record<string, unknown>): Result<string, string> {
   if (typeof entry.text === 'string') return ok(entry.text);
   if (typeof entry.blob === 'string') {
     // Checked before decoding: base64 is four characters for three bytes.
+    // Stryker disable next-line EqualityOperator: the limit is not a whole number, so no length equals it
     if (entry.blob.length > (MAX_UI_RESOURCE_BYTES * 4) / 3 + 4) return fail(`it is over the ${formatMb(MAX_UI_RESOURCE_BYTES)} an app may be.`);
     return ok(Buffer.from(entry.blob, 'base64').toString('utf8'));
   }
