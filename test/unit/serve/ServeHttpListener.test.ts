@@ -1,44 +1,11 @@
 import { PassThrough } from 'node:stream';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HarnessMcpServer } from '../../../src/core/serve/HarnessMcpServer';
-import { ServeHttpListener, type ServeHttpOptions } from '../../../src/core/serve/ServeHttpListener';
 import { ServeHttpSessions } from '../../../src/core/serve/ServeHttpSessions';
 import { serveStdio } from '../../../src/core/serve/serveStdio';
 import { gatewayUri } from '../../../src/core/serve/ServeCatalog';
 import { memoryHarness } from '../../support/memoryHarness';
-
-// The listener's job is HTTP: it listens on a real loopback port; the servers behind it are in memory.
-const closers: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function listen(options: Partial<ServeHttpOptions> = {}) {
-  const rig = memoryHarness({ docs: { command: 'docs' } }, { docs: { content: true, tools: { search: 'found' } } });
-  closers.push(() => rig.harness.dispose());
-  await rig.harness.start();
-  const mcp = new HarnessMcpServer(rig.harness, { gateway: true });
-  closers.push(() => mcp.dispose());
-  const logs: string[] = [];
-  const listener = new ServeHttpListener(mcp, { port: 0, token: 'secret-token', log: (m) => logs.push(m), ...options });
-  const url = await listener.listen();
-  closers.push(() => listener.close());
-  return { ...rig, mcp, listener, url, logs };
-}
-
-async function client(url: string, options: { modern?: boolean; token?: string } = {}) {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${options.token ?? 'secret-token'}` } } });
-  const c = new Client({ name: 'http-client', version: '1' }, options.modern ? { versionNegotiation: { mode: 'auto' } } : {});
-  await c.connect(transport);
-  closers.push(() => c.close());
-  return c;
-}
-
-const post = (url: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', body, headers: { Authorization: 'Bearer secret-token', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } });
-
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+import { client, closers, initialize, listen, post, rawPost } from './listenerRig';
 
 describe('ServeHttpListener', () => {
   it('serves a 2025-era client in a session of its own, and a 2026-07-28 client per request', async () => {
@@ -76,17 +43,7 @@ describe('ServeHttpListener', () => {
 
   it('checks the Host header against loopback names and the ones it was told', async () => {
     const { url } = await listen({ allowedHosts: ['mcp.internal:8080'] });
-    const { request } = await import('node:http');
-    const status = (host: string) =>
-      new Promise<number>((resolve, reject) => {
-        const u = new URL(url);
-        const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { Host: host, Authorization: 'Bearer secret-token', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
-        req.on('error', reject);
-        req.end(initialize);
-      });
+    const status = async (host: string) => (await rawPost(url, { Host: host })).status;
     expect(await status('evil.example')).toBe(403);
     expect(await status('mcp.internal:8080')).toBe(200);
     expect(await status('localhost:1234')).toBe(200);
