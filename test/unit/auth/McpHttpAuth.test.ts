@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { oauthSecretKey } from '../../../src/core/auth/McpOAuthProvider';
 import { McpAuthRequiredError, McpScopeRequiredError } from '../../../src/core/auth/types';
 import { MCP_URL, MemoryAuthHost, MemoryOAuthServer, ORIGIN } from '../../support/memoryOAuth';
-import { create, HeldBrowserHost } from './httpAuthRig';
+import { create, signedInWithHeldBrowser } from './httpAuthRig';
 
 // McpHttpAuth driven directly: a real SDK client and Streamable HTTP transport per connect attempt,
 // against the in-memory authorization server and protected MCP server.
@@ -155,12 +155,7 @@ describe('McpHttpAuth: step-up in a session', () => {
   });
 
   it('asks once for calls refused together, and makes each again', async () => {
-    const server = new MemoryOAuthServer();
-    const host = new HeldBrowserHost(server);
-    const { auth, run, callStepUp } = await create(server, host);
-    host.release();
-    await run();
-    host.hold();
+    const { host, auth, callStepUp } = await signedInWithHeldBrowser();
     const calls = [callStepUp(), callStepUp()];
     await expect.poll(() => host.opened.length).toBe(2);
     expect(auth.canStepUp).toBe(true);
@@ -173,12 +168,7 @@ describe('McpHttpAuth: step-up in a session', () => {
   });
 
   it('lets one cancelled caller go while the others wait, and ends the step-up when the last leaves', async () => {
-    const server = new MemoryOAuthServer();
-    const host = new HeldBrowserHost(server);
-    const { auth, run, callStepUp } = await create(server, host);
-    host.release();
-    await run();
-    host.hold();
+    const { host, auth, callStepUp } = await signedInWithHeldBrowser();
     const first = new AbortController();
     const second = new AbortController();
     const calls = [callStepUp(first.signal), callStepUp(second.signal)].map((p) => p.catch((e: unknown) => e));

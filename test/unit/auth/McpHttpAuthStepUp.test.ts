@@ -2,20 +2,10 @@ import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { McpAuthRequiredError } from '../../../src/core/auth/types';
 import { MemoryAuthHost, MemoryOAuthServer, ORIGIN } from '../../support/memoryOAuth';
-import { create, HeldBrowserHost } from './httpAuthRig';
+import { create, signedInWithHeldBrowser } from './httpAuthRig';
 
 // Step-up and the edges of a connect attempt, on McpHttpAuth with the in-memory OAuth server.
 const never = async () => undefined;
-
-async function signedInWithHeldBrowser() {
-  const server = new MemoryOAuthServer();
-  const host = new HeldBrowserHost(server);
-  const rig = await create(server, host);
-  host.release();
-  await rig.run();
-  host.hold();
-  return { server, host, ...rig };
-}
 
 describe('McpHttpAuth step-up edges', () => {
   it('makes a call refused after a step-up that others started again with the new tokens, without asking', async () => {

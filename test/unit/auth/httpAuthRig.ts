@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach } from 'vitest';
 import { McpHttpAuth, type McpHttpAuthOptions } from '../../../src/core/auth/McpHttpAuth';
-import { MCP_URL, MemoryAuthHost, type MemoryOAuthServer } from '../../support/memoryOAuth';
+import { MCP_URL, MemoryAuthHost, MemoryOAuthServer } from '../../support/memoryOAuth';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -55,4 +55,15 @@ export class HeldBrowserHost extends MemoryAuthHost {
       },
     };
   }
+}
+
+/** Signed in once through a browser the test holds, which is held again for the next sign-in. */
+export async function signedInWithHeldBrowser() {
+  const server = new MemoryOAuthServer();
+  const host = new HeldBrowserHost(server);
+  const rig = await create(server, host);
+  host.release();
+  await rig.run();
+  host.hold();
+  return { server, host, ...rig };
 }
