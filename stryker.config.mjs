@@ -1,26 +1,24 @@
-// Mutation testing of the core: `npm run test:mutation`. Reports go to reports/mutation/.
+// Mutation testing of the pure core: `npm run test:mutation`. Reports go to reports/mutation/.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.stryker.config.mts' },
   coverageAnalysis: 'perTest',
-  // All of src/core but the files below. Each folder must score 85% or more and the whole 90%
-  // (scripts/mutation.mjs checks the folders, Stryker's `break` the whole).
   mutate: [
-    'src/core/**/*.ts',
-    // These spawn processes; the integration tests run them with real servers and commands.
-    '!src/core/mcp/McpStdioTransport.ts',
-    '!src/core/process/processGroup.ts',
-    '!src/core/process/sandbox/sandboxLauncher.ts',
-    '!src/core/hooks/runHookCommand.ts',
-    // Built-in tools touch the file system and processes; the integration tests cover them.
-    '!src/core/tools/builtin/**',
-    // Not yet held by unit tests at 85%, or too slow for CI yet (the integration, conformance and
-    // e2e tests cover them); each joins once its unit tests keep it there within CI's time. The
-    // chat: 4,054 mutants behind its slowest unit tests; serve: 1,159 behind real HTTP.
-    '!src/core/chat/**',
-    '!src/core/serve/**',
-    '!src/core/McpHarness.ts',
+    'src/core/config/**/*.ts',
+    'src/core/tools/**/*.ts',
+    'src/core/permissions/**/*.ts',
+    'src/core/agent/**/*.ts',
+    'src/core/calls/**/*.ts',
+    'src/core/mcp/**/*.ts',
+    'src/core/process/**/*.ts',
+    // Of the hooks, the parts the unit tests cover; the rest runs commands (the integration tests cover it).
+    'src/core/hooks/foldHookRuns.ts',
+    'src/core/hooks/hookMatcher.ts',
+    // New files that the unit tests do not hold yet (measured 40-89%: read_result and its stores,
+    // the context estimate, the output cap, discovery, the server policy, env folders, the login
+    // shell's environment). Integration and e2e tests cover them; each joins once its unit tests
+    // keep it at 90%.
     '!src/core/agent/contextEstimate.ts',
     '!src/core/agent/results/**',
     '!src/core/calls/outputCap.ts',
@@ -31,17 +29,18 @@ export default {
     '!src/core/config/prepareEnvFolders.ts',
     '!src/core/config/serverEnvironment.ts',
     '!src/core/config/serverPolicy.ts',
+    // Built-in tools touch the file system and processes; the integration tests cover them.
+    '!src/core/tools/builtin/**',
+    // These spawn processes; the integration tests run them with real servers.
+    '!src/core/mcp/McpStdioTransport.ts',
+    '!src/core/process/processGroup.ts',
+    '!src/core/process/sandbox/sandboxLauncher.ts',
     // Declarations only: nothing to mutate.
     '!src/core/**/types.ts',
-    '!src/core/HarnessTypes.ts',
     '!src/core/config/launchTypes.ts',
     '!src/core/tools/ILogger.ts',
     '!src/core/**/index.ts',
   ],
-  // Static mutants (code that runs as a module loads: schemas, tables, constants) cannot be traced
-  // to the tests that cover them, so each would run every unit test: 13% of the mutants took 87%
-  // of the time. They are reported as ignored.
-  ignoreStatic: true,
   thresholds: { high: 95, low: 85, break: 90 },
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
