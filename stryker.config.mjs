@@ -1,46 +1,37 @@
-// Mutation testing of the pure core: `npm run test:mutation`. Reports go to reports/mutation/.
+// Mutation testing of the core: `npm run test:mutation`. Reports go to reports/mutation/.
+//
+// Runs are incremental: test/mutation/stryker-incremental.json holds the result of every mutant as
+// of its last run, and Stryker runs again only the mutants whose code changed and those whose
+// covering tests changed (a test file edited, a test added over a surviving mutant). A full run of
+// this scope takes about 75 minutes on 2 cores; with the file it takes minutes. Commit the file
+// a run rewrites. `npm run test:mutation -- --force` runs every mutant, which is needed after a
+// change Stryker cannot see: a test helper that is not a test file, a dependency.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.stryker.config.mts' },
   coverageAnalysis: 'perTest',
   mutate: [
-    'src/core/config/**/*.ts',
-    'src/core/tools/**/*.ts',
-    'src/core/permissions/**/*.ts',
-    'src/core/agent/**/*.ts',
-    'src/core/calls/**/*.ts',
-    'src/core/mcp/**/*.ts',
-    'src/core/process/**/*.ts',
-    // Of the hooks, the parts the unit tests cover; the rest runs commands (the integration tests cover it).
-    'src/core/hooks/foldHookRuns.ts',
-    'src/core/hooks/hookMatcher.ts',
-    // New files that the unit tests do not hold yet (measured 40-89%: read_result and its stores,
-    // the context estimate, the output cap, discovery, the server policy, env folders, the login
-    // shell's environment). Integration and e2e tests cover them; each joins once its unit tests
-    // keep it at 90%.
-    '!src/core/agent/contextEstimate.ts',
-    '!src/core/agent/results/**',
-    '!src/core/calls/outputCap.ts',
-    '!src/core/config/describeOrigin.ts',
-    '!src/core/config/discoverServers.ts',
-    '!src/core/config/discoveryLocations.ts',
-    '!src/core/config/mergeFoundServers.ts',
-    '!src/core/config/prepareEnvFolders.ts',
-    '!src/core/config/serverEnvironment.ts',
-    '!src/core/config/serverPolicy.ts',
-    // Built-in tools touch the file system and processes; the integration tests cover them.
+    'src/core/{agent,apps,auth,base,calls,config,mcp,permissions,process,requests,skills,tasks,tools}/**/*.ts',
+    'src/core/hooks/{foldHookRuns,hookMatcher,hookInput,HookApprovals,readHookRun}.ts',
+    // Not in the baseline yet: what spawns processes (the built-in tools, the stdio transport,
+    // process groups, the sandbox launcher, the hook runner; integration tests run them for real),
+    // and chat, serve and the facade. Each joins with a measured score of at least 85%.
     '!src/core/tools/builtin/**',
-    // These spawn processes; the integration tests run them with real servers.
     '!src/core/mcp/McpStdioTransport.ts',
     '!src/core/process/processGroup.ts',
     '!src/core/process/sandbox/sandboxLauncher.ts',
     // Declarations only: nothing to mutate.
     '!src/core/**/types.ts',
+    '!src/core/**/index.ts',
     '!src/core/config/launchTypes.ts',
     '!src/core/tools/ILogger.ts',
-    '!src/core/**/index.ts',
   ],
+  // A static mutant (a module-level value) can only be seen by reloading every test file, which
+  // costs as much as hundreds of ordinary mutants; Stryker leaves them out of the score.
+  ignoreStatic: true,
+  incremental: true,
+  incrementalFile: 'test/mutation/stryker-incremental.json',
   thresholds: { high: 95, low: 85, break: 90 },
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },

@@ -3,12 +3,14 @@
 // later, which StrykerJS requires. On the project's Node 20 it uses the toolchain's Node 24
 // (installed once into the cache, see scripts/toolchain.mjs). Exits with Stryker's code, so a
 // score below `thresholds.break` fails the run; then prints the score of each folder of src/core
-// from the JSON report this run wrote, and fails when one is below FOLDER_BREAK.
+// from the JSON report this run wrote, and fails when one is below FOLDER_BREAK. Runs reuse the
+// committed results of unchanged mutants (stryker.config.mjs's `incrementalFile`); a run narrowed
+// with `--mutate` starts from a copy of them, so it leaves the committed file whole.
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeScores, foldersBelow, mutationScores } from './mutationScores.mjs';
+import { describeScores, foldersBelow, mutationScores, narrowsScope } from './mutationScores.mjs';
 import { ensureToolchain } from './toolchain.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -16,6 +18,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
 /** Where stryker.config.mjs's JSON reporter writes. */
 const report = join(root, 'reports', 'mutation', 'mutation.json');
+/** The committed results Stryker reuses (stryker.config.mjs's `incrementalFile`), and a narrowed run's copy. */
+const baseline = join(root, 'test', 'mutation', 'stryker-incremental.json');
+const narrowedBaseline = join(root, 'reports', 'mutation', 'narrowed-incremental.json');
 /** No folder of src/core may score below this (Stryker's own break applies to the whole). */
 const FOLDER_BREAK = 85;
 
@@ -56,9 +61,17 @@ function checkFolders(startedAt) {
   return below.length > 0 ? 1 : 0;
 }
 
+/** A narrowed run reads and writes a copy of the committed results. */
+function withBaselineKept(args) {
+  if (!narrowsScope(args) || args.includes('--incrementalFile')) return args;
+  mkdirSync(dirname(narrowedBaseline), { recursive: true });
+  if (existsSync(baseline)) copyFileSync(baseline, narrowedBaseline);
+  return [...args, '--incrementalFile', narrowedBaseline];
+}
+
 async function main(args) {
   const startedAt = Date.now();
-  const code = await runStryker(args);
+  const code = await runStryker(withBaselineKept(args));
   if (code !== 0) return code;
   return checkFolders(startedAt);
 }

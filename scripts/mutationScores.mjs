@@ -69,3 +69,11 @@ export function describeScores(scores) {
   };
   return [`mutation score ${fmt(scores.total)}`, ...[...scores.folders].map(([folder, counts]) => `  ${folder}: ${fmt(counts)}`)];
 }
+
+/**
+ * Whether Stryker arguments narrow the files it mutates (`--mutate`/`-m`). Such a run must not
+ * write the committed baseline: Stryker's incremental file holds only the files of its last run.
+ */
+export function narrowsScope(args) {
+  return args.some((arg) => arg === '--mutate' || arg === '-m' || arg.startsWith('--mutate='));
+}

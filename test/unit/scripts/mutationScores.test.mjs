@@ -1,7 +1,7 @@
 // Per-folder scores of a Stryker JSON report (scripts/mutationScores.mjs), which `npm run
 // test:mutation` prints and breaks on.
 import { describe, expect, it } from 'vitest';
-import { describeScores, folderOf, foldersBelow, mutationScores, scoreOf } from '../../../scripts/mutationScores.mjs';
+import { describeScores, folderOf, foldersBelow, mutationScores, narrowsScope, scoreOf } from '../../../scripts/mutationScores.mjs';
 
 const mutants = (...statuses) => statuses.map((status, i) => ({ id: String(i), status }));
 
@@ -66,5 +66,19 @@ describe('mutationScores', () => {
     expect(() => mutationScores({})).toThrow(/no "files" object/);
     expect(() => mutationScores(null)).toThrow(/no "files" object/);
     expect(() => mutationScores({ files: { 'src/core/a.ts': {} } })).toThrow(/file "src\/core\/a.ts" has no "mutants" array/);
+  });
+});
+
+describe('narrowsScope', () => {
+  it('sees --mutate in each of its spellings', () => {
+    expect(narrowsScope(['--mutate', 'src/core/a.ts'])).toBe(true);
+    expect(narrowsScope(['--mutate=src/core/a.ts'])).toBe(true);
+    expect(narrowsScope(['--concurrency', '1', '-m', 'src/core/a.ts'])).toBe(true);
+  });
+
+  it('leaves whole runs and other options alone', () => {
+    expect(narrowsScope([])).toBe(false);
+    expect(narrowsScope(['--force', '--concurrency', '3'])).toBe(false);
+    expect(narrowsScope(['--mutator-options'])).toBe(false);
   });
 });
