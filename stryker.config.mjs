@@ -3,7 +3,7 @@
 // Runs are incremental: test/mutation/stryker-incremental.json holds the result of every mutant as
 // of its last run, and Stryker runs again only the mutants whose code changed and those whose
 // covering tests changed (a test file edited, a test added over a surviving mutant). A full run of
-// this scope takes about 75 minutes on 2 cores; with the file it takes minutes. Commit the file
+// this scope takes about 110 minutes on 2 cores; with the file it takes minutes. Commit the file
 // a run rewrites. `npm run test:mutation -- --force` runs every mutant, which is needed after a
 // change Stryker cannot see: a test helper that is not a test file, a dependency.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
