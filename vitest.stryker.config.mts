@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 /**
- * The unit tests of src/core, which Stryker mutates as a whole (see stryker.config.mjs). The seeded
+ * The unit tests of src/core, for the parts of it Stryker mutates (see stryker.config.mjs). The seeded
  * config fuzz test is left out: it covers nearly every line of src/core/config, so it would run
  * for every mutant there while killing none that the focused tests do not.
  */
