@@ -156,6 +156,7 @@ export function findProcessesWithEnv(entry: string, procDir = '/proc'): ProcessR
     } catch {
       continue; // gone meanwhile, or not ours to read
     }
+    // Stryker disable next-line all: a mutant here matches every process this user may read, and run_command's tests would then end them all (as root, the whole machine)
     if (!environ.split('\0').includes(entry)) continue;
     const stat = readStat(Number(name), procDir);
     if (stat && stat.state !== 'Z') found.push({ pid: Number(name), startTime: stat.startTime });

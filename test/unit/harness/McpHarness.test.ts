@@ -159,16 +159,17 @@ describe('McpHarness', () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-harness-ws-'));
     try {
       const { harness, logs } = rig(
-        { alpha: { command: 'alpha', env: { DB: '${workspaceFolder}/.harness/memory/db.json', OUT: '/no/such/place/x.json' } } },
+        { alpha: { command: 'alpha', env: { DB: '${workspaceFolder}/.harness/memory/db.json', OUT: `${folder}-outside/x.json` } } },
         { alpha: {} },
         { workspaceFolders: [folder] },
       );
       await harness.start();
       expect(fs.existsSync(path.join(folder, '.harness', 'memory'))).toBe(true);
       const notes = logs.filter((l) => l.server === 'alpha' && /folder|points into/.test(l.message)).map((l) => `${l.level} ${l.message}`);
-      expect(notes).toEqual([`info created the folder ${path.join(folder, '.harness', 'memory')} that DB points into`, 'warn OUT points into /no/such/place, which does not exist; the server may fail to write there']);
+      expect(notes).toEqual([`info created the folder ${path.join(folder, '.harness', 'memory')} that DB points into`, `warn OUT points into ${folder}-outside, which does not exist; the server may fail to write there`]);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
+      fs.rmSync(`${folder}-outside`, { recursive: true, force: true });
     }
   });
 
