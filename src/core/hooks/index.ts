@@ -1,5 +1,5 @@
 /** Hooks: commands run around tool calls and chat events, in Claude Code's format. */
-export type { HookDefinition, HookEventName } from '../config/hookTypes';
+export type { HookDefinition } from '../config/hookTypes';
 export { HookRunner } from './HookRunner';
 export type { HookRunnerOptions, HookRunRecord, HookSnapshot } from './HookRunner';
 export { hookLabel } from './foldHookRuns';
