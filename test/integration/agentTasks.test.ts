@@ -3,13 +3,14 @@ import * as path from 'node:path';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { createHarness, FileTaskStore, type FinishedTask, type McpHarness } from '../../src/core';
 import { McpAgent, OpenAiCompatibleProvider, type AgentEvent } from '../../src/core/agent';
-import { ChatHistoryStore, ChatSession, type ChatSessionOptions, type IChatMemento } from '../../src/core/chat';
+import { ChatHistoryStore, ChatSession, type ChatSessionOptions } from '../../src/core/chat';
 import { PermissionGate } from '../../src/core/permissions';
 import type { ChatItem } from '../../src/shared/chatProtocol';
 import { agentRig } from '../support/agentRig';
 import { openAiChunk, sse, type FakeHandler } from '../support/fakeModelServer';
 import { ScriptedPrompter } from '../support/permissions';
 import { repoPath, startProcess, writeJson } from '../support/servers';
+import { MemoryMemento } from '../support/memento';
 
 // The agent loop (a loopback model speaking the OpenAI wire format) calling a tool of our task
 // fixture that runs as a task: the result reaches the model, Stop cancels the task on the server,
@@ -86,7 +87,7 @@ describe('tasks in the agent loop', () => {
 
   it("the card's Cancel Task cancels the task on the server, and the model reads that it was cancelled", async () => {
     const h = await harness();
-    const { session, items } = chat(h, new Memento(), { cancelTask: (server, taskId) => h.cancelTask(server, taskId) });
+    const { session, items } = chat(h, new MemoryMemento(), { cancelTask: (server, taskId) => h.cancelTask(server, taskId) });
     await session.refreshModels();
     model.enqueue(callsStep('c4', 'mcp__jobs__slow_compute', { seconds: 30 }), sayStep('the job was cancelled'));
     const sending = session.send('run a long job');
@@ -103,7 +104,7 @@ describe('tasks in the agent loop', () => {
 
   it('a chat whose window closed while a task ran gets its result after the reload, and the model goes on', async () => {
     const store = path.join(tmp.dir, 'tasks.json');
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const before = await harness(store);
     const first = chat(before, memento);
     await first.session.refreshModels();
@@ -139,17 +140,7 @@ describe('tasks in the agent loop', () => {
   });
 });
 
-class Memento implements IChatMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return structuredClone(this.values.get(key)) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, structuredClone(value));
-  }
-}
-
-function chat(h: McpHarness, memento: Memento, extra: Partial<ChatSessionOptions> = {}) {
+function chat(h: McpHarness, memento: MemoryMemento, extra: Partial<ChatSessionOptions> = {}) {
   const entry = { choice: { id: 'openai:gpt-test', label: 'GPT test' }, provider: provider(), model: 'gpt-test' };
   const session: ChatSession = new ChatSession({
     enabledTools: () => [...h.tools()],

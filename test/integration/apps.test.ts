@@ -3,11 +3,12 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, McpHarness } from '../../src/core';
 import { UI_MIME_TYPE } from '../../src/core/apps/appResource';
-import { ChatHistoryStore, ChatSession, type IChatMemento } from '../../src/core/chat';
+import { ChatHistoryStore, ChatSession } from '../../src/core/chat';
 import { PermissionGate } from '../../src/core/permissions';
 import type { ChatItem } from '../../src/shared/chatProtocol';
 import { processTag, waitForNoProcesses } from '../support/leaks';
 import { repoPath, tempDir, writeJson } from '../support/servers';
+import { MemoryMemento } from '../support/memento';
 
 // MCP Apps against real servers: the official example servers (started with node, offline) and our
 // SDK-built fixture, through the real harness and the chat's app host. The webview half (the
@@ -15,16 +16,6 @@ import { repoPath, tempDir, writeJson } from '../support/servers';
 
 const example = (name: string) => repoPath(`node_modules/@modelcontextprotocol/${name}/dist/index.js`);
 const appsServer = repoPath('test/fixtures/servers/apps.mjs');
-
-class Memento implements IChatMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return structuredClone(this.values.get(key)) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, structuredClone(value));
-  }
-}
 
 describe('MCP Apps', () => {
   const tag = processTag();
@@ -51,7 +42,7 @@ describe('MCP Apps', () => {
       servers: () => harness.servers(),
       call: (request, options) => harness.call(request, options),
       gate: new PermissionGate({ prompter: { ask: (r, s) => session.prompter.ask(r, s) } }),
-      history: new ChatHistoryStore(new Memento()),
+      history: new ChatHistoryStore(new MemoryMemento()),
       models: async () => ({ entries: [] }),
       selectModel: async () => undefined,
       settings: () => ({ maxSteps: 5, toolSearch: {} }),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type McpHarness } from '../../src/core';
 import type { IModelProvider, ModelRequest } from '../../src/core/agent/types';
-import { ChatHistoryStore, ChatSession, type ChatOpenedResource, type IChatMemento } from '../../src/core/chat';
+import { ChatHistoryStore, ChatSession, type ChatOpenedResource } from '../../src/core/chat';
 import { PermissionGate } from '../../src/core/permissions';
 import type { ChatItem, HostMessage, WebviewRequestAnswer, WebviewRequestParams, WebviewRequestType } from '../../src/shared/chatProtocol';
 import { parseHostMessage } from '../../src/shared/parseChatMessage';
@@ -9,6 +9,7 @@ import { processTag, waitForNoProcesses } from '../support/leaks';
 import { ScriptedAsks } from '../support/scriptedAsks';
 import { callTools, say, ScriptedProvider } from '../support/scriptedProvider';
 import { referenceServers, repoPath, startProcess, tempDir, writeJson } from '../support/servers';
+import { MemoryMemento } from '../support/memento';
 
 const library = repoPath('test/fixtures/servers/library.mjs');
 
@@ -245,16 +246,6 @@ describe('the chat uses what servers offer besides tools', () => {
   });
 });
 
-class Memento implements IChatMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return structuredClone(this.values.get(key)) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, structuredClone(value));
-  }
-}
-
 /** A chat session on the harness with a scripted model (taking `imageTypes`), and its requests as the panel makes them. */
 function chat(harness: McpHarness, steps: ConstructorParameters<typeof ScriptedProvider>[0] = [], imageTypes: readonly string[] = [], extra: { openResource?(r: ChatOpenedResource): Promise<void> } = {}) {
   const model = Object.assign(new ScriptedProvider(steps), { imageTypes: () => imageTypes }) as ScriptedProvider & IModelProvider;
@@ -267,7 +258,7 @@ function chat(harness: McpHarness, steps: ConstructorParameters<typeof ScriptedP
     servers: () => harness.servers(),
     call: (request, options) => harness.call(request, options),
     gate,
-    history: new ChatHistoryStore(new Memento()),
+    history: new ChatHistoryStore(new MemoryMemento()),
     models: async () => ({ entries: [entry], selected: entry }),
     selectModel: async () => {},
     settings: () => ({ maxSteps: 5, toolSearch: {} }),

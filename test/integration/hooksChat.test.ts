@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChatHistoryStore, ChatSession, type IChatMemento } from '../../src/core/chat';
+import { ChatHistoryStore, ChatSession } from '../../src/core/chat';
 import { parseHooksValue } from '../../src/core/config/parseHooksConfig';
 import { HookRunner } from '../../src/core/hooks/HookRunner';
 import type { AuditHookEntry, IAuditSink } from '../../src/core/permissions/AuditLog';
@@ -10,6 +10,7 @@ import type { ChatItem } from '../../src/shared/chatProtocol';
 import { PipelineFixture } from '../support/pipeline';
 import { ScriptedProvider, say } from '../support/scriptedProvider';
 import { repoPath, tempDir } from '../support/servers';
+import { MemoryMemento } from '../support/memento';
 
 // The chat's own events with real hook commands: UserPromptSubmit may add context for the model
 // or refuse a message; SessionStart adds context once per conversation opened.
@@ -17,16 +18,6 @@ import { repoPath, tempDir } from '../support/servers';
 const scripted = (mode: string, extra = '') => `node ${repoPath('test/fixtures/hooks/scripted.mjs')} --mode=${mode} ${extra}`.trim();
 const tmp = tempDir('hooks-chat-');
 afterAll(() => tmp.cleanup());
-
-class Memento implements IChatMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return structuredClone(this.values.get(key)) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, structuredClone(value));
-  }
-}
 
 function chat(hooks: Record<string, unknown>, model: ScriptedProvider) {
   const runner = new HookRunner({ projectDir: () => tmp.dir });
@@ -43,7 +34,7 @@ function chat(hooks: Record<string, unknown>, model: ScriptedProvider) {
     gate: new PermissionGate({ prompter: { ask: (r, s) => session.prompter.ask(r, s) } }),
     audit,
     hooks: runner,
-    history: new ChatHistoryStore(new Memento()),
+    history: new ChatHistoryStore(new MemoryMemento()),
     models: async () => ({ entries: [{ choice: { id: 's', label: 'S' }, provider: model, model: 'm' }], selected: { choice: { id: 's', label: 'S' }, provider: model, model: 'm' } }),
     selectModel: async () => undefined,
     settings: () => ({ maxSteps: 5, toolSearch: {} }),

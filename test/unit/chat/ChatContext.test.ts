@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryToolResultStore } from '../../../src/core/agent/results';
 import type { IModelProvider, ModelRequest, ModelStreamEvent } from '../../../src/core/agent/types';
-import { ChatHistoryStore, ChatSession, type IChatMemento } from '../../../src/core/chat';
+import { ChatHistoryStore, ChatSession } from '../../../src/core/chat';
 import { compactConversation, elideOldResults, keptFrom, SUMMARY_SYSTEM_PROMPT, transcriptForSummary } from '../../../src/core/chat/compactConversation';
 import type { ChatContextBudget, ChatItem, HostMessage } from '../../../src/shared/chatProtocol';
 import { parseHostMessage } from '../../../src/shared/parseChatMessage';
 import { PipelineFixture } from '../../support/pipeline';
+import { MemoryMemento } from '../../support/memento';
 
 // The chat's context budget, large results kept for the conversation, and compaction.
 
@@ -45,17 +46,6 @@ class ChattyModel implements IModelProvider {
   }
 }
 
-class Memento implements IChatMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return structuredClone(this.values.get(key)) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, structuredClone(value));
-  }
-}
-
 function setup(options: { contextWindow?: number; autoCompactThreshold?: number } = {}) {
   const model = new ChattyModel();
   const posted: HostMessage[] = [];
@@ -68,7 +58,7 @@ function setup(options: { contextWindow?: number; autoCompactThreshold?: number 
     servers: () => [],
     call: fx.call,
     gate: { decide: async () => ({ outcome: 'allow', decider: { by: 'rule', rule: '*' } }) },
-    history: new ChatHistoryStore(new Memento()),
+    history: new ChatHistoryStore(new MemoryMemento()),
     models: async () => ({ entries: [entry], selected: entry }),
     selectModel: async () => {},
     settings: () => ({ maxSteps: 5, toolSearch: {}, autoCompactThreshold: options.autoCompactThreshold ?? 0 }),

@@ -1,17 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseElicitationForm } from '../../../src/core/requests/elicitationForm';
 import type { HarnessTool } from '../../../src/core/tools/types';
 import { PipelineFixture } from '../../support/pipeline';
 import type { WebviewRequestMessage } from '../../../src/shared/chatProtocol';
 import { ModelProviderError, type IModelProvider, type ModelRequest, type ModelStreamEvent } from '../../../src/core/agent/types';
 import { PermissionGate } from '../../../src/core/permissions';
-import { ChatHistoryStore, ChatSession, MAX_ATTACHMENT_CHARS, NO_MODEL_HELP, withContext, type ChatAttachment, type ChatModelEntry, type ChatSessionOptions, type IChatMemento } from '../../../src/core/chat';
+import { ChatHistoryStore, ChatSession, MAX_ATTACHMENT_CHARS, NO_MODEL_HELP, withContext, type ChatAttachment, type ChatModelEntry, type ChatSessionOptions } from '../../../src/core/chat';
 import type { FileChange } from '../../../src/core/chat/ChangePreview';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ChatItem, HostMessage } from '../../../src/shared/chatProtocol';
 import { parseHostMessage } from '../../../src/shared/parseChatMessage';
+import { MemoryMemento } from '../../support/memento';
 
 const DEFS = ['alpha', 'beta'].map((t) => ({ name: t, title: `Tool ${t}`, description: `The ${t} tool`, inputSchema: { type: 'object', properties: {} } }));
 
@@ -41,21 +42,10 @@ class TwoCallModel implements IModelProvider {
   }
 }
 
-class Memento implements IChatMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return structuredClone(this.values.get(key)) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, structuredClone(value));
-  }
-}
-
-function setup(options: { model?: IModelProvider; memento?: Memento; tools?: (fx: PipelineFixture) => readonly HarnessTool[]; suggestions?: string[]; extra?: Partial<ChatSessionOptions> } = {}) {
+function setup(options: { model?: IModelProvider; memento?: MemoryMemento; tools?: (fx: PipelineFixture) => readonly HarnessTool[]; suggestions?: string[]; extra?: Partial<ChatSessionOptions> } = {}) {
   const posted: HostMessage[] = [];
   const calls: string[] = [];
-  const memento = options.memento ?? new Memento();
+  const memento = options.memento ?? new MemoryMemento();
   let session: ChatSession;
   const gate = new PermissionGate({ prompter: { ask: (r, s) => session.prompter.ask(r, s) } });
   const entry: ChatModelEntry | undefined = options.model ? { choice: { id: 'script:m', label: 'Script' }, provider: options.model, model: 'm' } : undefined;
@@ -165,7 +155,7 @@ describe('ChatSession', () => {
   });
 
   it('keeps the conversation per workspace and restores it, a card left waiting as cancelled', async () => {
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const first = setup({ model: new TwoCallModel(), memento });
     await first.session.refreshModels();
     const firstTurn = first.session.send('do both');
@@ -320,6 +310,7 @@ describe('ChatSession cards for calls that change things', () => {
 
   it('warns on a write, shows its diff, and opens the whole change on request', async () => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'chat-write-'));
+    onTestFinished(() => fs.rmSync(ws, { recursive: true, force: true }));
     fs.writeFileSync(path.join(ws, 'notes.md'), 'old line\n');
     const shown: FileChange[] = [];
     const model = new OneCallModel('mcp__fs__write_file', { path: 'notes.md', content: 'new line\n' });
@@ -340,7 +331,6 @@ describe('ChatSession cards for calls that change things', () => {
     expect(calls).toEqual([]);
     expect(await handle({ type: 'previewChange', seq: 3, callId: card.id })).toBe('This card is no longer waiting for an answer.');
     expect(fs.readFileSync(path.join(ws, 'notes.md'), 'utf8')).toBe('old line\n');
-    fs.rmSync(ws, { recursive: true, force: true });
   });
 
   it('shows a command line and its folder first', async () => {
@@ -428,7 +418,7 @@ describe('ChatSession Retry and Edit', () => {
 
 describe('ChatSession changing conversation', () => {
   /** A store whose writes wait until released: the switch is still under way meanwhile. */
-  class SlowMemento extends Memento {
+  class SlowMemento extends MemoryMemento {
     held: Array<() => void> = [];
     hold = false;
     override async update(key: string, value: unknown): Promise<void> {

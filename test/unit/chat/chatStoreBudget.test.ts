@@ -2,21 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { estimateMessages } from '../../../src/core/agent/contextEstimate';
 import type { ChatMessage } from '../../../src/core/agent/types';
 import { ChatBudget } from '../../../src/core/chat/ChatBudget';
-import { ChatHistoryStore, MAX_CONVERSATIONS, type IChatMemento, type StoredConversation } from '../../../src/core/chat/ChatHistoryStore';
+import { ChatHistoryStore, MAX_CONVERSATIONS, type StoredConversation } from '../../../src/core/chat/ChatHistoryStore';
 import { DEFAULT_CONTEXT_WINDOW, estimateTokens } from '../../../src/core/tools/search/toolBudget';
 import type { ChatItem } from '../../../src/shared/chatProtocol';
-
-/** Workspace state as VS Code keeps it: values copied in and out, `undefined` removes a key. */
-class Memento implements IChatMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return structuredClone(this.values.get(key)) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, structuredClone(value));
-  }
-}
+import { MemoryMemento } from '../../support/memento';
 
 const CONVERSATION = 'mcpHarness.chat.conversation.';
 const INDEX = 'mcpHarness.chat.index';
@@ -27,7 +16,7 @@ function conversation(id: string, items: ChatItem[] = [{ id: 'u1', kind: 'user',
 
 describe('ChatHistoryStore', () => {
   it('starts empty, and reads an index that is not one as empty', () => {
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const store = new ChatHistoryStore(memento);
     expect(store.list()).toEqual([]);
     expect(store.currentId()).toBeUndefined();
@@ -37,7 +26,7 @@ describe('ChatHistoryStore', () => {
   });
 
   it('lists saved conversations newest first, counting only messages of the user and the model', async () => {
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const store = new ChatHistoryStore(memento);
     const items: ChatItem[] = [
       { id: 'u1', kind: 'user', text: 'hi' },
@@ -63,7 +52,7 @@ describe('ChatHistoryStore', () => {
   });
 
   it('makes an empty conversation current without listing or storing it', async () => {
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const store = new ChatHistoryStore(memento);
     await store.save(conversation('kept'));
     await store.save(conversation('empty', [], []));
@@ -74,7 +63,7 @@ describe('ChatHistoryStore', () => {
   });
 
   it(`keeps the newest ${MAX_CONVERSATIONS} conversations and forgets the entries of older ones`, async () => {
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const store = new ChatHistoryStore(memento);
     for (let i = 0; i <= MAX_CONVERSATIONS + 1; i++) await store.save(conversation(`c${i}`));
     expect(store.list()).toHaveLength(MAX_CONVERSATIONS);
@@ -86,7 +75,7 @@ describe('ChatHistoryStore', () => {
   });
 
   it('stores no attached image, only the text that names it', async () => {
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const store = new ChatHistoryStore(memento);
     const messages: ChatMessage[] = [
       { role: 'user', content: 'look at [image: a.png]', images: [{ mimeType: 'image/png', data: 'AAAA' }] },
@@ -102,7 +91,7 @@ describe('ChatHistoryStore', () => {
   });
 
   it('skips an entry that does not parse', () => {
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const store = new ChatHistoryStore(memento);
     for (const [id, value] of [
       ['text', 'garbage'],
@@ -116,7 +105,7 @@ describe('ChatHistoryStore', () => {
   });
 
   it('reopens cards a closed window left waiting or running as cancelled, and answers their calls', async () => {
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const store = new ChatHistoryStore(memento);
     const items: ChatItem[] = [
       { id: 'u1', kind: 'user', text: 'go' },
@@ -145,7 +134,7 @@ describe('ChatHistoryStore', () => {
   });
 
   it('changes the current conversation, and forgets a deleted one (current only when it was)', async () => {
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const store = new ChatHistoryStore(memento);
     await store.save(conversation('a'));
     await store.save(conversation('b'));

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ChatHistoryStore, type IChatMemento } from '../../../src/core/chat';
-
-class Memento implements IChatMemento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return structuredClone(this.values.get(key)) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, structuredClone(value));
-  }
-}
+import { ChatHistoryStore } from '../../../src/core/chat';
+import { MemoryMemento } from '../../support/memento';
 
 // Images attached to a message go to the model, but the saved conversation keeps only the text
 // that names them: the state is written often and an image is megabytes.
 describe('the saved history and attached images', () => {
   it('keeps the messages without their images, and everything else as it was', async () => {
-    const memento = new Memento();
+    const memento = new MemoryMemento();
     const store = new ChatHistoryStore(memento);
     const text = 'what is this?\n\nAttached by the user:\n\n<context kind="resource" server="lib" uri="library://logo.png">\n[image image/png, 1 KB: attached as image 1]\n</context>';
     await store.save({
