@@ -137,9 +137,12 @@ export function findDescendants(pid: number, procDir = '/proc'): ProcessRef[] {
  * `/proc/<pid>/environ` (Linux). Children inherit the environment, so a unique entry given to a
  * command finds what it started even after those processes left its group and were re-parented
  * (a daemon that called setsid and whose parent exited). Only processes this user may read are
- * seen. Empty where there is no /proc.
+ * seen. Empty where there is no /proc, and for an entry that is not `NAME=value` with both parts
+ * given: an empty string is in every environment's list, and whoever ends what this finds would end
+ * every process this user may signal.
  */
 export function findProcessesWithEnv(entry: string, procDir = '/proc'): ProcessRef[] {
+  if (!/^[^=\0]+=[^\0]+$/.test(entry)) return [];
   let names: string[];
   try {
     names = fs.readdirSync(procDir);
