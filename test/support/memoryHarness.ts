@@ -1,6 +1,8 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
+import { onTestFinished } from 'vitest';
 import * as z from 'zod/v4';
 import type { McpResolvedLaunch } from '../../src/core/config/launchTypes';
+import type { McpLogEntry } from '../../src/core/mcp/McpServerSnapshot';
 import { McpHarness } from '../../src/core/McpHarness';
 import type { HarnessOptions } from '../../src/core/HarnessTypes';
 import { linkedTo, TestTransportFactory } from './memoryTransports';
@@ -56,6 +58,18 @@ export function memoryHarness(entries: Record<string, object>, specs: Record<str
     ...options,
   });
   return { harness, started, launches, last: (command: string) => started.filter((s) => s.command === command).at(-1)! };
+}
+
+/**
+ * `memoryHarness` inside a test: the harness is disposed when the test ends, and every log entry it
+ * writes is kept in `logs`.
+ */
+export function harnessRig(...args: Parameters<typeof memoryHarness>) {
+  const r = memoryHarness(...args);
+  onTestFinished(() => r.harness.dispose());
+  const logs: McpLogEntry[] = [];
+  r.harness.onDidLog((e) => logs.push(e));
+  return { ...r, logs };
 }
 
 function memoryServer(command: string, spec: MemoryServerSpec): MemoryServer {

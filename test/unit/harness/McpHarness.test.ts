@@ -1,24 +1,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HookDefinition } from '../../../src/core/config/hookTypes';
-import { createHarness, type McpHarness } from '../../../src/core/McpHarness';
-import type { McpLogEntry } from '../../../src/core/mcp/McpServerSnapshot';
-import { memoryHarness } from '../../support/memoryHarness';
+import { createHarness } from '../../../src/core/McpHarness';
+import { harnessRig } from '../../support/memoryHarness';
 
-const harnesses: McpHarness[] = [];
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.dispose()));
-});
-
-function rig(...args: Parameters<typeof memoryHarness>) {
-  const r = memoryHarness(...args);
-  harnesses.push(r.harness);
-  const logs: McpLogEntry[] = [];
-  r.harness.onDidLog((e) => logs.push(e));
-  return { ...r, logs };
-}
+const rig = harnessRig;
 
 describe('McpHarness', () => {
   it('starts the configured servers and exposes their tools under one registry, server by server', async () => {

@@ -1,26 +1,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { IModelProvider, ModelStreamEvent } from '../../../src/core/agent/types';
 import type { HookDefinition } from '../../../src/core/config/hookTypes';
-import type { McpHarness } from '../../../src/core/McpHarness';
-import type { McpLogEntry } from '../../../src/core/mcp/McpServerSnapshot';
-import { memoryHarness } from '../../support/memoryHarness';
+import { harnessRig } from '../../support/memoryHarness';
 import { ScriptedAsks } from '../../support/scriptedAsks';
 
-const harnesses: McpHarness[] = [];
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.dispose()));
-});
-
-function rig(...args: Parameters<typeof memoryHarness>) {
-  const r = memoryHarness(...args);
-  harnesses.push(r.harness);
-  const logs: McpLogEntry[] = [];
-  r.harness.onDidLog((e) => logs.push(e));
-  return { ...r, logs };
-}
+const rig = harnessRig;
 
 const hook = (over: Partial<HookDefinition>): HookDefinition => ({ id: 'h', event: 'UserPromptSubmit', matcher: '', command: 'true', timeoutSec: 10, onError: 'block', origin: { source: 'user', file: 'settings.json', jsonPath: 'hooks' }, ...over });
 

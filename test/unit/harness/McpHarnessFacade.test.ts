@@ -2,24 +2,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod/v4';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HookDefinition } from '../../../src/core/config/hookTypes';
-import type { McpHarness } from '../../../src/core/McpHarness';
-import type { McpLogEntry } from '../../../src/core/mcp/McpServerSnapshot';
-import { memoryHarness } from '../../support/memoryHarness';
+import { harnessRig, memoryHarness } from '../../support/memoryHarness';
 
-const harnesses: McpHarness[] = [];
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.dispose()));
-});
-
-function rig(...args: Parameters<typeof memoryHarness>) {
-  const r = memoryHarness(...args);
-  harnesses.push(r.harness);
-  const logs: McpLogEntry[] = [];
-  r.harness.onDidLog((e) => logs.push(e));
-  return { ...r, logs };
-}
+const rig = harnessRig;
 
 describe('McpHarness, what a host reaches through the facade', () => {
   it('signs a stdio server in and out by starting it again', async () => {
@@ -62,10 +49,10 @@ describe('McpHarness, what a host reaches through the facade', () => {
     expect((await harness.waitForTask('alpha', 't-2')).error).toMatch(/^following task t-2: .*Method not found/);
   });
 
-  it('asks a running server for a task it does not know, and passes on its refusal', async () => {
+  it('asks a running server for a task, and passes on the refusal of a server that keeps no tasks', async () => {
     const { harness } = rig({ alpha: { command: 'alpha' } }, { alpha: {} });
     await harness.start();
-    await expect(harness.getTask('alpha', 'unknown-task')).rejects.toThrow();
+    await expect(harness.getTask('alpha', 'unknown-task')).rejects.toThrow('Method not found');
   });
 
   it('gives hooks the environment a stdio server would get', async () => {
