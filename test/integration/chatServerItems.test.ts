@@ -4,7 +4,7 @@ import type { IModelProvider, ModelRequest } from '../../src/core/agent/types';
 import { ChatHistoryStore, ChatSession, type ChatOpenedResource } from '../../src/core/chat';
 import { PermissionGate } from '../../src/core/permissions';
 import type { ChatItem, HostMessage, WebviewRequestAnswer, WebviewRequestParams, WebviewRequestType } from '../../src/shared/chatProtocol';
-import { parseHostMessage } from '../../src/shared/parseChatMessage';
+import { sessionDefaults } from '../support/chatSessionRig';
 import { processTag, waitForNoProcesses } from '../support/leaks';
 import { ScriptedAsks } from '../support/scriptedAsks';
 import { callTools, say, ScriptedProvider } from '../support/scriptedProvider';
@@ -254,22 +254,13 @@ function chat(harness: McpHarness, steps: ConstructorParameters<typeof ScriptedP
   const gate = new PermissionGate({ prompter: { ask: (r, s) => session.prompter.ask(r, s) }, rules: () => ({ allow: ['mcp__*'], deny: [], autoAllowReadOnly: false }) });
   const entry = { choice: { id: 'scripted:m', label: 'Scripted' }, provider: model, model: 'm' };
   session = new ChatSession({
+    ...sessionDefaults(posted),
     enabledTools: () => harness.tools(),
     servers: () => harness.servers(),
     call: (request, options) => harness.call(request, options),
     gate,
     history: new ChatHistoryStore(new MemoryMemento()),
     models: async () => ({ entries: [entry], selected: entry }),
-    selectModel: async () => {},
-    settings: () => ({ maxSteps: 5, toolSearch: {} }),
-    post: (m) => {
-      const parsed = parseHostMessage(JSON.parse(JSON.stringify(m)));
-      if (!parsed.ok) throw new Error(parsed.error);
-      posted.push(m);
-    },
-    runAction: async () => {},
-    copy: async () => {},
-    log: () => {},
     serverItems: harness,
     ...extra,
   });

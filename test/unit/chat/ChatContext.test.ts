@@ -4,7 +4,7 @@ import type { IModelProvider, ModelRequest, ModelStreamEvent } from '../../../sr
 import { ChatHistoryStore, ChatSession } from '../../../src/core/chat';
 import { compactConversation, elideOldResults, keptFrom, SUMMARY_SYSTEM_PROMPT, transcriptForSummary } from '../../../src/core/chat/compactConversation';
 import type { ChatContextBudget, ChatItem, HostMessage } from '../../../src/shared/chatProtocol';
-import { parseHostMessage } from '../../../src/shared/parseChatMessage';
+import { ALLOW_ALL, sessionDefaults } from '../../support/chatSessionRig';
 import { PipelineFixture } from '../../support/pipeline';
 import { MemoryMemento } from '../../support/memento';
 
@@ -54,22 +54,13 @@ function setup(options: { contextWindow?: number; autoCompactThreshold?: number 
   const fx = new PipelineFixture(async () => ({ isError: false, text: report })).setTools('srv', [BIG]);
   const entry = { choice: { id: 'chatty:m', label: 'Chatty' }, provider: model, model: 'm', ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) };
   const session = new ChatSession({
+    ...sessionDefaults(posted),
     enabledTools: () => fx.tools(),
-    servers: () => [],
     call: fx.call,
-    gate: { decide: async () => ({ outcome: 'allow', decider: { by: 'rule', rule: '*' } }) },
+    gate: ALLOW_ALL,
     history: new ChatHistoryStore(new MemoryMemento()),
     models: async () => ({ entries: [entry], selected: entry }),
-    selectModel: async () => {},
     settings: () => ({ maxSteps: 5, toolSearch: {}, autoCompactThreshold: options.autoCompactThreshold ?? 0 }),
-    post: (m) => {
-      const parsed = parseHostMessage(JSON.parse(JSON.stringify(m)));
-      if (!parsed.ok) throw new Error(parsed.error);
-      posted.push(m);
-    },
-    runAction: async () => {},
-    copy: async () => {},
-    log: () => {},
     results,
     openResult: async (r) => void opened.push(r),
   });

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ChatItem, HostMessage } from '../../../src/shared/chatProtocol';
-import { parseHostMessage } from '../../../src/shared/parseChatMessage';
+import { sessionDefaults } from '../../support/chatSessionRig';
 import { MemoryMemento } from '../../support/memento';
 
 const DEFS = ['alpha', 'beta'].map((t) => ({ name: t, title: `Tool ${t}`, description: `The ${t} tool`, inputSchema: { type: 'object', properties: {} } }));
@@ -54,23 +54,14 @@ function setup(options: { model?: IModelProvider; memento?: MemoryMemento; tools
     return { isError: false, text: `ran ${name}` };
   }).setTools('srv', DEFS);
   session = new ChatSession({
+    // Everything the host sends must pass the panel's own validator.
+    ...sessionDefaults(posted),
     enabledTools: options.tools ? () => options.tools!(fx) : () => fx.tools(),
-    servers: () => [],
     call: fx.call,
     gate,
     history: new ChatHistoryStore(memento),
     models: async () => ({ entries: entry ? [entry] : [], selected: entry }),
-    selectModel: async () => {},
     settings: () => ({ maxSteps: 5, toolSearch: {}, ...(options.suggestions ? { suggestions: options.suggestions } : {}) }),
-    post: (m) => {
-      // Everything the host sends must pass the panel's own validator.
-      const parsed = parseHostMessage(JSON.parse(JSON.stringify(m)));
-      if (!parsed.ok) throw new Error(parsed.error);
-      posted.push(m);
-    },
-    runAction: async () => {},
-    copy: async () => {},
-    log: () => {},
     ...options.extra,
   });
   /** A panel request, answered as the view provider answers it: undefined, or the error shown. */
