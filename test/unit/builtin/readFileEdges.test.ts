@@ -33,6 +33,14 @@ describe('read_file line ranges', () => {
     expect(past.structuredContent).toMatchObject({ startLine: 4, endLine: 3, truncated: false });
   });
 
+  it('says a file is empty rather than that it has fewer than one line', async () => {
+    const { read } = reader({ 'empty.txt': '' });
+    const empty = await read({ path: 'empty.txt' });
+    expect(empty).toMatchObject({ isError: false, text: '[empty.txt is empty]' });
+    expect(empty.structuredContent).toStrictEqual({ path: 'empty.txt', startLine: 1, endLine: 0, truncated: false, size: 0 });
+    expect((await read({ path: 'empty.txt', start_line: 3 })).text).toBe('[empty.txt is empty]');
+  });
+
   it('keeps blank lines and reads Windows line ends as plain lines', async () => {
     const { read } = reader({ 'crlf.txt': 'a\r\n\r\nb\r\n' });
     expect((await read({ path: 'crlf.txt' })).text).toBe('a\n\nb');

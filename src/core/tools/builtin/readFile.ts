@@ -74,7 +74,6 @@ interface LinesRead {
   readonly truncated: boolean;
   /** The file ended before `start`. */
   readonly pastEnd: boolean;
-  readonly totalLines?: number;
 }
 
 /** Streams lines `start..end` (end: the file's last), stopping at `maxBytes` of output. */
@@ -114,7 +113,7 @@ function cutToBytes(text: string, maxBytes: number): string {
 }
 
 function describeCut(relative: string, size: number, start: number, read: LinesRead): string {
-  if (read.pastEnd) return `[${relative} has fewer than ${start} lines]`;
+  if (read.pastEnd) return size === 0 ? `[${relative} is empty]` : `[${relative} has fewer than ${start} lines]`;
   if (!read.truncated) return '';
   const next = read.lastLine + 1;
   return `\n…[output capped: showed lines ${start}-${read.lastLine} of ${relative} (${formatByteSize(size)}); pass start_line=${next} to read on]`;
