@@ -33,10 +33,11 @@ describe('createBuiltinTools', () => {
 });
 
 describe('the file and command tools as the model sees them', () => {
-  const tools = toolsFor(['/w']);
+  // Made inside each test, so that mutation testing sees which test reads which definition.
+  const definition = (name: string) => toolsFor(['/w']).get(name)!;
 
   it('read_file: read-only, a path and an optional line range and byte cap', () => {
-    const tool = tools.get('read_file')!;
+    const tool = definition('read_file');
     expect(tool.annotations).toEqual({ title: 'Read File', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     expect(tool.description).toBe(
       'Read a text file in the workspace. Optionally a range of lines (1-based, inclusive). Output is capped ' +
@@ -56,7 +57,7 @@ describe('the file and command tools as the model sees them', () => {
   });
 
   it('write_file: destructive but idempotent, a path and the whole content', () => {
-    const tool = tools.get('write_file')!;
+    const tool = definition('write_file');
     expect(tool.annotations).toEqual({ title: 'Write File', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
     expect(tool.description).toBe(
       'Create a text file in the workspace, or replace its whole content. Missing parent folders are created. Prefer edit_file to change part of a file.',
@@ -70,7 +71,7 @@ describe('the file and command tools as the model sees them', () => {
   });
 
   it('edit_file: destructive and not idempotent, an exact string to replace once or everywhere', () => {
-    const tool = tools.get('edit_file')!;
+    const tool = definition('edit_file');
     expect(tool.annotations).toEqual({ title: 'Edit File', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
     expect(tool.description).toBe(
       'Replace an exact string in a text file of the workspace. old_string must occur exactly once (include surrounding ' +
@@ -90,7 +91,7 @@ describe('the file and command tools as the model sees them', () => {
   });
 
   it('run_command: reaches beyond the workspace, a command with an optional folder and time limit', () => {
-    const tool = tools.get('run_command')!;
+    const tool = definition('run_command');
     expect(tool.description).toBe(
       'Run a shell command in a workspace folder and return its exit code and combined output (capped at 64 KB: ' +
         'the start and the end are kept). The command and every process it starts are ended after timeout_ms (default 60 s) or when the call is cancelled.',
