@@ -76,8 +76,8 @@ export async function fileChange(tool: Pick<HarnessTool, 'originalName'>, args: 
 export function unifiedDiff(change: FileChange, maxLines = SHORT_DIFF_LINES): { text: string; truncated: boolean } {
   const name = change.path.replace(/^\/+/, '');
   const patch = createTwoFilesPatch(change.before === undefined ? '/dev/null' : `a/${name}`, `b/${name}`, change.before ?? '', change.after, undefined, undefined, { context: 3 });
-  const start = patch.indexOf('--- ');
-  const lines = (start > 0 ? patch.slice(start) : patch).replace(/\n$/, '').split('\n');
+  // jsdiff puts a line of `=` before the `---` header: the diff starts at the header.
+  const lines = patch.slice(patch.indexOf('--- ')).replace(/\n$/, '').split('\n');
   return { text: lines.slice(0, maxLines).join('\n'), truncated: lines.length > maxLines };
 }
 

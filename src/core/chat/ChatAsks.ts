@@ -49,24 +49,14 @@ export class ChatAsks implements IServerAskPrompter {
   }
 
   askSampling(ask: SamplingAsk, signal: AbortSignal): Promise<SamplingChoice> {
-    const view: Extract<ChatAsk, { kind: 'sampling' }> = {
-      kind: 'sampling',
-      id: ask.id,
-      server: ask.server,
-      messages: ask.messages,
-      ...(ask.systemPrompt !== undefined ? { systemPrompt: ask.systemPrompt } : {}),
-      maxTokens: ask.maxTokens,
-      ...(ask.modelPreferences !== undefined ? { modelPreferences: ask.modelPreferences } : {}),
-      tools: ask.tools,
-      state: 'waiting',
-    };
+    const view = samplingView(ask, 'waiting');
     return this._wait<SamplingChoice>(ask.id, signal, 'deny', (resolve) => ({ view, resolve }));
   }
 
   showSamplingOutcome(ask: SamplingAsk, outcome: SamplingOutcome): void {
     const card = this._cards.get(ask.id);
     // Allowed by a rule or for the session: the card appears now, with the answer.
-    const base = card?.view.kind === 'sampling' ? card.view : { ...(this._samplingView(ask) as Extract<ChatAsk, { kind: 'sampling' }>) };
+    const base = card?.view.kind === 'sampling' ? card.view : samplingView(ask, 'running');
     const view = outcome.ok
       ? { ...base, state: 'done' as const, result: outcome.text + (outcome.toolCalls.length ? `\n\n(asks for tools: ${outcome.toolCalls.join(', ')})` : ''), model: outcome.model }
       : { ...base, state: 'error' as const, result: outcome.error };
@@ -159,10 +149,6 @@ export class ChatAsks implements IServerAskPrompter {
     });
   }
 
-  private _samplingView(ask: SamplingAsk): ChatAsk {
-    return { kind: 'sampling', id: ask.id, server: ask.server, messages: ask.messages, maxTokens: ask.maxTokens, tools: ask.tools, state: 'running', ...(ask.systemPrompt !== undefined ? { systemPrompt: ask.systemPrompt } : {}) };
-  }
-
   private _settle(id: string): void {
     if (this._cards.delete(id)) this._changed();
   }
@@ -170,6 +156,21 @@ export class ChatAsks implements IServerAskPrompter {
   private _changed(): void {
     this._post(this.views());
   }
+}
+
+/** A sampling request's card: the same whether it waits for the person or was allowed without asking. */
+function samplingView(ask: SamplingAsk, state: 'waiting' | 'running'): Extract<ChatAsk, { kind: 'sampling' }> {
+  return {
+    kind: 'sampling',
+    id: ask.id,
+    server: ask.server,
+    messages: ask.messages,
+    ...(ask.systemPrompt !== undefined ? { systemPrompt: ask.systemPrompt } : {}),
+    maxTokens: ask.maxTokens,
+    ...(ask.modelPreferences !== undefined ? { modelPreferences: ask.modelPreferences } : {}),
+    tools: ask.tools,
+    state,
+  };
 }
 
 function urlView(ask: ElicitUrlAsk, phase: 'open' | 'finish'): Extract<ChatAsk, { kind: 'url' }> {

@@ -6,7 +6,8 @@ import type { IPermissionPrompter, PermissionAnswer, PermissionRequest } from '.
  * A stop, or a card nobody can answer any more, denies.
  */
 export class ChatPrompter implements IPermissionPrompter {
-  private readonly _pending = new Map<string, (answer: PermissionAnswer) => void>();
+  /** Each open card by its call's id: how to answer it, and the signal it was asked under (its caller's). */
+  private readonly _pending = new Map<string, { readonly done: (answer: PermissionAnswer) => void; readonly signal: AbortSignal }>();
 
   ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     return new Promise((resolve) => {
@@ -19,8 +20,8 @@ export class ChatPrompter implements IPermissionPrompter {
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       // A second question for the same call replaces the first (which is denied).
-      this._pending.get(request.callId)?.({ choice: 'deny', reason: 'asked again' });
-      this._pending.set(request.callId, done);
+      this._pending.get(request.callId)?.done({ choice: 'deny', reason: 'asked again' });
+      this._pending.set(request.callId, { done, signal });
     });
   }
 
@@ -33,12 +34,15 @@ export class ChatPrompter implements IPermissionPrompter {
   answer(callId: string, answer: PermissionAnswer): boolean {
     const pending = this._pending.get(callId);
     if (!pending) return false;
-    pending(answer);
+    pending.done(answer);
     return true;
   }
 
-  /** Denies every open card (the turn ended). */
-  denyAll(reason: string): void {
-    for (const pending of [...this._pending.values()]) pending({ choice: 'deny', reason });
+  /**
+   * Denies the open cards asked under `signal` (a turn's: it ended, so nobody answers them there).
+   * Other callers' cards stay open: an MCP App's own call waits for its answer after the turn.
+   */
+  denyAskedUnder(signal: AbortSignal, reason: string): void {
+    for (const pending of [...this._pending.values()]) if (pending.signal === signal) pending.done({ choice: 'deny', reason });
   }
 }

@@ -354,7 +354,7 @@ export class ChatSession {
       }
     } finally {
       this._turn = undefined;
-      this.prompter.denyAll('stopped before it was approved');
+      this.prompter.denyAskedUnder(abort.signal, 'stopped before it was approved');
       await this._save();
       this._options.post({ type: 'busy', busy: false });
       over();
@@ -413,7 +413,7 @@ export class ChatSession {
       await this._runTurn(entry, undefined, abort.signal);
     } finally {
       this._turn = undefined;
-      this.prompter.denyAll('stopped before it was approved');
+      this.prompter.denyAskedUnder(abort.signal, 'stopped before it was approved');
       await this._save();
       this._options.post({ type: 'busy', busy: false });
       void this._deliverLate();

@@ -193,7 +193,8 @@ export class ChatTranscript {
 
   private _appendText(delta: string): void {
     if (!delta) return;
-    if (this._assistant === undefined || !this._index.has(this._assistant)) {
+    // Cutting the transcript back (`truncate`) forgets the open answer too, so an id here is always indexed.
+    if (this._assistant === undefined) {
       const id = this.nextId('a');
       this.add({ kind: 'assistant', id, text: '' });
       this._assistant = id;

@@ -137,12 +137,12 @@ describe('ChatAsks: sampling cards', () => {
     ]);
   });
 
-  it('shows the answer of a request allowed without asking as a new card', () => {
+  it('shows the answer of a request allowed without asking as a new card, with what the server asked for', () => {
     const { asks, now } = panel();
     asks.showSamplingOutcome(withExtras, { ok: true, text: 'hello', model: 'm', toolCalls: [] });
     asks.showSamplingOutcome({ ...sampling, id: 's2' }, { ok: false, error: 'the model refused' });
     expect(now()).toStrictEqual([
-      { kind: 'sampling', id: 's1', server: 'b', messages: [{ role: 'user', text: 'hi' }], maxTokens: { requested: 10, allowed: 5 }, tools: ['search'], state: 'done', systemPrompt: 'Be brief.', result: 'hello', model: 'm' },
+      { kind: 'sampling', id: 's1', server: 'b', messages: [{ role: 'user', text: 'hi' }], maxTokens: { requested: 10, allowed: 5 }, modelPreferences: 'hints: small', tools: ['search'], state: 'done', systemPrompt: 'Be brief.', result: 'hello', model: 'm' },
       { kind: 'sampling', id: 's2', server: 'b', messages: [{ role: 'user', text: 'hi' }], maxTokens: { requested: 10, allowed: 5 }, tools: ['search'], state: 'error', result: 'the model refused' },
     ]);
   });

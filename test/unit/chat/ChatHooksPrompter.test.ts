@@ -69,20 +69,26 @@ describe('ChatPrompter', () => {
     expect(prompter.answer('a', { choice: 'once' })).toBe(false);
   });
 
-  it('denies a card when stopped, when asked again for the same call, and when the turn ends', async () => {
+  it('denies a card when stopped, when asked again for the same call, and when its turn ends (not the cards of other callers)', async () => {
     const prompter = new ChatPrompter();
     const stop = new AbortController();
     const stopped = prompter.ask(request('a'), stop.signal);
     stop.abort();
     expect(await stopped).toEqual({ choice: 'deny', reason: 'stopped before it was approved' });
     expect(await prompter.ask(request('x'), stop.signal)).toEqual({ choice: 'deny', reason: 'stopped before it was approved' });
-    const first = prompter.ask(request('b'), new AbortController().signal);
-    const second = prompter.ask(request('b'), new AbortController().signal);
+    const turn = new AbortController();
+    const first = prompter.ask(request('b'), turn.signal);
+    const second = prompter.ask(request('b'), turn.signal);
     expect(await first).toEqual({ choice: 'deny', reason: 'asked again' });
-    const other = prompter.ask(request('c'), new AbortController().signal);
-    prompter.denyAll('the turn ended');
+    const other = prompter.ask(request('c'), turn.signal);
+    // An app's own call, asked under its own signal: the turn's end leaves its card open.
+    const app = prompter.ask(request('app'), new AbortController().signal);
+    prompter.denyAskedUnder(turn.signal, 'the turn ended');
     expect(await second).toEqual({ choice: 'deny', reason: 'the turn ended' });
     expect(await other).toEqual({ choice: 'deny', reason: 'the turn ended' });
+    expect(prompter.isWaiting('app')).toBe(true);
+    expect(prompter.answer('app', { choice: 'once' })).toBe(true);
+    expect(await app).toEqual({ choice: 'once' });
     expect(prompter.isWaiting('b')).toBe(false);
   });
 });

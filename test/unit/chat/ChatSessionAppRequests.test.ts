@@ -106,6 +106,19 @@ describe('ChatSession app requests', () => {
     expect(audited).toEqual(['start mcp__ui__refresh', 'end a1 ok']);
   });
 
+  it("keeps an app's card open when a turn ends meanwhile: the card is the app's, not the turn's", async () => {
+    const model = new ScriptedProvider([say('hello')]);
+    const { session, handle, tools } = await appChat({ model });
+    await session.refreshModels();
+    const result = session.requests.appCallTool({ itemId: 'tool2', name: 'refresh', arguments: {} });
+    await waitUntil(() => tools().some((t) => t.permission));
+    await session.send('hi');
+    const card = tools().find((t) => t.permission)!;
+    expect(card).toMatchObject({ caller: 'the app of "Weather"', state: 'waiting_for_approval' });
+    expect(await handle({ type: 'answerPermission', callId: card.id, choice: 'once' })).toBeUndefined();
+    expect(await result).toMatchObject({ content: [{ type: 'text', text: 'ran mcp__ui__refresh' }] });
+  });
+
   it("stops an app's call in flight when the window closes", async () => {
     const { session, tools } = await appChat();
     const result = session.requests.appCallTool({ itemId: 'tool2', name: 'refresh', arguments: {} });
