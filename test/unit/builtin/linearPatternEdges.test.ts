@@ -21,6 +21,16 @@ describe('compileRegex, JavaScript syntax on RE2', () => {
     expect(regex(source).test(text)).toBe(expected);
   });
 
+  // Where RE2 reads a class differently: `]` first in it (JavaScript closes the class there: `[]`
+  // matches nothing, `[^]` any character) and `[` inside it (RE2 would take `[:alpha:]` as POSIX).
+  const classes = ['[^]]', '[^]', '[]', '[]]', 'a[]b', 'a[^]b', 'x[^]{2}', '[^]*', '[[:alpha:]]', '[a[]', '[\\]]', '[^\\]]x', '[-]', '[^-]'];
+  const texts = ['a', ']', 'a]', '[', ':', 'x', '\n', '', 'ab]c', '[:a', 'l', 'é', 'é]', 'a\nb'];
+  it.each(classes)('matches /%s/ where JavaScript does, on every sample text', (source) => {
+    const ours = regex(source);
+    const js = new RegExp(source);
+    expect(texts.map((text) => [text, ours.test(text)])).toEqual(texts.map((text) => [text, js.test(text)]));
+  });
+
   it.each([
     ['[a](?=b)', 'lookahead (?=...)'],
     ['[\\]](?=x)', 'lookahead (?=...)'],

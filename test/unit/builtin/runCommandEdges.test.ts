@@ -141,6 +141,13 @@ describe('run_command time limit and cancel', () => {
     const daemon = (n: number) => `setsid sh -c 'echo $$ > d${n}.pid; exec sleep 4${n}' &`;
     const command = `${daemon(1)} ${daemon(2)} while [ ! -s d1.pid ] || [ ! -s d2.pid ]; do sleep 0.05; done; rm d1.pid d2.pid; echo started`;
     const result = await run({ command });
-    expect(result.text).toBe('exit code 0\nstarted\n\n[run_command: ended 2 background processes that had left its process group]');
+    expect(result.text).toBe('exit code 0\nstarted\n[run_command: ended 2 background processes that had left its process group]');
+  });
+
+  it('puts the note on a line of its own after output that does not end a line', async () => {
+    const { run } = runner();
+    const command = `setsid sh -c 'echo $$ > d.pid; exec sleep 43' & while [ ! -s d.pid ]; do sleep 0.05; done; rm d.pid; printf started`;
+    const result = await run({ command });
+    expect(result.text).toBe('exit code 0\nstarted\n[run_command: ended 1 background process that had left its process group]');
   });
 });

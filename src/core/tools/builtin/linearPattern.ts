@@ -46,6 +46,9 @@ export function compileRegex(source: string, options: { readonly caseSensitive: 
   return { test: (text) => compiled.matcher(text).find() };
 }
 
+const ANY_CHARACTER = '[\\x{0}-\\x{10FFFF}]';
+const NO_CHARACTER = '[^\\x{0}-\\x{10FFFF}]';
+
 /** Walks the source once, outside and inside character classes, rewriting what RE2 spells differently. */
 function translateJsSyntax(source: string, argument: string): string {
   let out = '';
@@ -72,8 +75,21 @@ function translateJsSyntax(source: string, argument: string): string {
       }
       continue;
     }
-    if (ch === '[' && !inClass) inClass = true;
-    else if (ch === ']' && inClass) inClass = false;
+    if (ch === '[' && inClass) {
+      // In JavaScript a `[` in a class is itself; RE2 would read `[:alpha:]` there as a POSIX class.
+      out += '\\[';
+      continue;
+    }
+    if (ch === '[') {
+      // JavaScript's `[]` matches nothing and `[^]` any character; in RE2 a `]` there is a literal.
+      const empty = /^\[\^?\]/.exec(rest);
+      if (empty) {
+        out += empty[0].length === 3 ? ANY_CHARACTER : NO_CHARACTER;
+        i += empty[0].length - 1;
+        continue;
+      }
+      inClass = true;
+    } else if (ch === ']' && inClass) inClass = false;
     out += ch;
   }
   return out;
@@ -111,10 +127,8 @@ export function compileGlob(glob: string, options: { readonly argument: string; 
 const REGEX_SPECIAL = /[.+^$(){}|[\]\\*?]/;
 
 function globToRegexSource(glob: string, whole: string, argument: string): string {
-  const state = { i: 0 };
-  const out = parseGlob(glob, state, whole, argument, '');
-  if (state.i < glob.length) throw new BuiltinArgumentError(`argument "${argument}" is not a valid glob: "${whole}": unbalanced "${glob[state.i]}"`);
-  return out;
+  // With no stop characters the sequence runs to the end of the glob.
+  return parseGlob(glob, { i: 0 }, whole, argument, '');
 }
 
 /**
@@ -209,7 +223,7 @@ function parseClass(glob: string, state: { i: number }): string {
       body += '[]\\^'.includes(ch) ? `\\${ch}` : ch;
     }
   }
-  if (j >= glob.length || body === '') {
+  if (j >= glob.length) {
     state.i++;
     return '\\[';
   }

@@ -98,9 +98,10 @@ async function runShell(command: string, cwd: string, shownCwd: string, o: Shell
     // Whatever the command left running in the background goes with it.
     await sweeping;
     if (pid !== undefined) await sweepProcessGroup(pid, KILL_GRACE_MS);
-    const escaped = await endEscaped(`${RUN_ENV}=${runId}`);
+    const notes = await endEscaped(`${RUN_ENV}=${runId}`);
     await streamsClosed(child);
-    const body = output.text() + escaped;
+    const text = output.text();
+    const body = notes.length === 0 ? text : `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${notes.join('\n')}`;
     const where = shownCwd === '.' ? '' : ` (in ${shownCwd})`;
     if (ending === 'timeout') return commandResult(true, `Command timed out after ${o.timeoutMs} ms and was killed with every process it started${where}.\n${body}`);
     if (ending === 'cancelled') return commandResult(true, `Command cancelled; it and every process it started were killed${where}.\n${body}`);
@@ -115,19 +116,20 @@ async function runShell(command: string, cwd: string, shownCwd: string, o: Shell
 
 /**
  * Ends the processes the command started that left its process group (a daemon that called
- * setsid), found by the environment entry they inherited (Linux), and says what it did: the text
- * is added to the result, so the model is not told that everything ended when something did not.
+ * setsid), found by the environment entry they inherited (Linux), and says what it did, a line
+ * each: they end the result, so the model is not told that everything ended when something did not.
  */
-async function endEscaped(entry: string): Promise<string> {
+async function endEscaped(entry: string): Promise<string[]> {
   const escaped = findProcessesWithEnv(entry);
-  if (escaped.length === 0) return '';
+  if (escaped.length === 0) return [];
   await endProcesses(escaped, KILL_GRACE_MS);
   const left = escaped.filter((r) => isSameProcessAlive(r));
   const ended = escaped.length - left.length;
   const plural = (n: number) => (n === 1 ? 'process' : 'processes');
-  let note = ended > 0 ? `\n[run_command: ended ${ended} background ${plural(ended)} that had left its process group]` : '';
-  if (left.length > 0) note += `\n[run_command: could not end ${left.length} ${plural(left.length)} it started: pid ${left.map((r) => r.pid).join(', ')}]`;
-  return note;
+  const notes: string[] = [];
+  if (ended > 0) notes.push(`[run_command: ended ${ended} background ${plural(ended)} that had left its process group]`);
+  if (left.length > 0) notes.push(`[run_command: could not end ${left.length} ${plural(left.length)} it started: pid ${left.map((r) => r.pid).join(', ')}]`);
+  return notes;
 }
 
 function streamsClosed(child: ReturnType<typeof spawn>): Promise<void> {
