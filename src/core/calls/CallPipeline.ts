@@ -77,7 +77,8 @@ export class CallPipeline {
     if (!parsed.ok) return report.end('error', failure('invalid_arguments', `The arguments for "${request.name}" are ${parsed.error}. Send the arguments as one JSON object.`));
     let input = parsed.value;
     report.args = input;
-    const resolved = await this._lookUp(request.name, options);
+    // Nearly every call names a tool offered now: found at once, without waiting on a promise.
+    const resolved = this._offered(request.name, options) ?? (await this._lookUp(request.name, options));
     if (!resolved.ok) {
       options.audit?.denied(auditEntry(request.name, undefined, input, options.client, { decider: CALLER_DECIDES, reason: 'not offered' }));
       return report.end('error', resolved.error);
@@ -140,23 +141,26 @@ export class CallPipeline {
     return report.end(result.isError ? 'error' : 'done', result, { decider, waitMs, runMs, warnings });
   }
 
+  /** The tool `name` stands for now, when this caller may reach it. */
+  private _offered(name: string, options: ToolCallOptions): Result<ResolvedTool, HarnessCallResult> | undefined {
+    const resolved = this._o.registry.resolve(name);
+    return resolved && (!options.available || options.available(resolved.tool)) ? { ok: true, value: resolved } : undefined;
+  }
+
   /**
-   * The tool `name` stands for now, if this caller may reach it. A name of a server that is not
+   * The tool `name` stands for, when it is not offered now (see {@link _offered}). A name of a server that is not
    * running waits for a start under way (within the call's timeout) and is looked up once more;
    * then it is answered as unavailable, naming the server, its state and why.
    */
   private async _lookUp(name: string, options: ToolCallOptions): Promise<Result<ResolvedTool, HarnessCallResult>> {
-    const reachable = (resolved: ResolvedTool | undefined) => resolved !== undefined && (!options.available || options.available(resolved.tool));
-    let resolved = this._o.registry.resolve(name);
-    if (reachable(resolved)) return { ok: true, value: resolved! };
-    const server = resolved ? undefined : this._serverOfMissingName(name);
+    const server = this._o.registry.resolve(name) ? undefined : this._serverOfMissingName(name);
     // Stryker disable next-line ConditionalExpression: no server is named undefined, so either way there is no connection
     const connection = server !== undefined ? this._o.connection(server) : undefined;
     // Stryker disable next-line ConditionalExpression,StringLiteral: waiting for a running server returns at once and the look-up repeats the same answer
     if (connection && connection.state.kind !== 'running') {
       await settledWithin(connection, callTimeouts(connection.definition, this._o.defaults(), options.timeoutMs).timeoutMs, options.signal);
-      resolved = this._o.registry.resolve(name);
-      if (reachable(resolved)) return { ok: true, value: resolved! };
+      const offered = this._offered(name, options);
+      if (offered) return offered;
       // Stryker disable next-line ConditionalExpression,StringLiteral: a server that came up without the tool only reaches this line when the name is not its own any more
       if (connection.state.kind !== 'running') return { ok: false, error: failure('unavailable', connection.describeUnavailable()) };
     }

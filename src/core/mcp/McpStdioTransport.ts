@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { LineSplitter, LineTooLongError } from '../process/LineSplitter';
 import { DEFAULT_SHUTDOWN_GRACE_MS, endProcesses, findDescendants, signalProcessGroup, sweepProcessGroup, trackProcessGroup, untrackProcessGroup, waitUntil } from '../process/processGroup';
 import { buildSpawnPlan } from '../process/spawnCommand';
+import { readJsonRpcMessage } from './jsonRpcMessage';
 
 /** What to run for a stdio server, variables already substituted. */
 export interface McpStdioLaunch {
@@ -201,7 +202,7 @@ export class McpStdioTransport implements Transport {
     if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(JSON.parse(line));
+      message = readJsonRpcMessage(JSON.parse(line));
     } catch {
       // Not JSON, or JSON that is not a JSON-RPC message: a log line on the wrong stream.
       this._options.onStdoutNoise?.(line);
