@@ -4,9 +4,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookDefinition } from '../../../src/core/config/hookTypes';
 import { createHarness } from '../../../src/core/McpHarness';
-import { harnessRig } from '../../support/memoryHarness';
-
-const rig = harnessRig;
+import { harnessRig as rig } from '../../support/memoryHarness';
 
 describe('McpHarness', () => {
   it('starts the configured servers and exposes their tools under one registry, server by server', async () => {

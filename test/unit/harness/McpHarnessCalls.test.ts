@@ -1,16 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { McpHarness } from '../../../src/core/McpHarness';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { McpLogEntry } from '../../../src/core/mcp/McpServerSnapshot';
 import { memoryHarness } from '../../support/memoryHarness';
 
-const harnesses: McpHarness[] = [];
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.dispose()));
-});
-
 async function started() {
+  // Nobody reads its log until a test listens: calls are logged only then.
   const r = memoryHarness({ alpha: { command: 'alpha' } }, { alpha: {} });
-  harnesses.push(r.harness);
+  onTestFinished(() => r.harness.dispose());
   await r.harness.start();
   return r.harness;
 }

@@ -4,10 +4,8 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IModelProvider, ModelStreamEvent } from '../../../src/core/agent/types';
 import type { HookDefinition } from '../../../src/core/config/hookTypes';
-import { harnessRig } from '../../support/memoryHarness';
+import { harnessRig as rig } from '../../support/memoryHarness';
 import { ScriptedAsks } from '../../support/scriptedAsks';
-
-const rig = harnessRig;
 
 const hook = (over: Partial<HookDefinition>): HookDefinition => ({ id: 'h', event: 'UserPromptSubmit', matcher: '', command: 'true', timeoutSec: 10, onError: 'block', origin: { source: 'user', file: 'settings.json', jsonPath: 'hooks' }, ...over });
 

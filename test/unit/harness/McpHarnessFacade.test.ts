@@ -4,9 +4,7 @@ import * as path from 'node:path';
 import * as z from 'zod/v4';
 import { describe, expect, it } from 'vitest';
 import type { HookDefinition } from '../../../src/core/config/hookTypes';
-import { harnessRig, memoryHarness } from '../../support/memoryHarness';
-
-const rig = harnessRig;
+import { harnessRig as rig, memoryHarness } from '../../support/memoryHarness';
 
 describe('McpHarness, what a host reaches through the facade', () => {
   it('signs a stdio server in and out by starting it again', async () => {

@@ -1,13 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { McpHarness } from '../../../src/core/McpHarness';
-import type { McpLogEntry } from '../../../src/core/mcp/McpServerSnapshot';
+import { describe, expect, it } from 'vitest';
 import type { ITaskStore, StoredTask } from '../../../src/core/tasks/taskTypes';
-import { memoryHarness } from '../../support/memoryHarness';
-
-const harnesses: McpHarness[] = [];
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.dispose()));
-});
+import { harnessRig } from '../../support/memoryHarness';
 
 /** A task store in memory that records what the harness changed in it. */
 class MemoryTaskStore implements ITaskStore {
@@ -30,12 +23,9 @@ const stored = (server: string, taskId: string): StoredTask => ({ server, taskId
 
 async function rig(tasks: StoredTask[]) {
   const store = new MemoryTaskStore(tasks);
-  const r = memoryHarness({ alpha: { command: 'alpha' } }, { alpha: {} }, { taskStore: store });
-  harnesses.push(r.harness);
-  const logs: McpLogEntry[] = [];
-  r.harness.onDidLog((e) => logs.push(e));
-  await r.harness.start();
-  return { harness: r.harness, store, logs };
+  const { harness, logs } = harnessRig({ alpha: { command: 'alpha' } }, { alpha: {} }, { taskStore: store });
+  await harness.start();
+  return { harness, store, logs };
 }
 
 describe('McpHarness, the tasks a host follows', () => {
