@@ -144,10 +144,13 @@ describe('run_command time limit and cancel', () => {
     expect(result.text).toBe('exit code 0\nstarted\n[run_command: ended 2 background processes that had left its process group]');
   });
 
-  it('puts the note on a line of its own after output that does not end a line', async () => {
+  it.each([
+    ['printf started', 'exit code 0\nstarted\n'],
+    ['true', 'exit code 0\n(no output)\n'],
+  ])('puts the note on a line of its own after output that does not end a line, or none (%s)', async (last, shown) => {
     const { run } = runner();
-    const command = `setsid sh -c 'echo $$ > d.pid; exec sleep 43' & while [ ! -s d.pid ]; do sleep 0.05; done; rm d.pid; printf started`;
+    const command = `setsid sh -c 'echo $$ > d.pid; exec sleep 43' & while [ ! -s d.pid ]; do sleep 0.05; done; rm d.pid; ${last}`;
     const result = await run({ command });
-    expect(result.text).toBe('exit code 0\nstarted\n[run_command: ended 1 background process that had left its process group]');
+    expect(result.text).toBe(`${shown}[run_command: ended 1 background process that had left its process group]`);
   });
 });

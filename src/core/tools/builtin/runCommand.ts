@@ -101,7 +101,10 @@ async function runShell(command: string, cwd: string, shownCwd: string, o: Shell
     const notes = await endEscaped(`${RUN_ENV}=${runId}`);
     await streamsClosed(child);
     const text = output.text();
-    const body = notes.length === 0 ? text : `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${notes.join('\n')}`;
+    // The notes go on lines of their own (the text is never empty: it says when there was no output).
+    const noteLines = `${text.endsWith('\n') ? '' : '\n'}${notes.join('\n')}`;
+    // Stryker disable next-line ConditionalExpression: without notes the other branch only adds a line break, which the result trims
+    const body = notes.length === 0 ? text : text + noteLines;
     const where = shownCwd === '.' ? '' : ` (in ${shownCwd})`;
     if (ending === 'timeout') return commandResult(true, `Command timed out after ${o.timeoutMs} ms and was killed with every process it started${where}.\n${body}`);
     if (ending === 'cancelled') return commandResult(true, `Command cancelled; it and every process it started were killed${where}.\n${body}`);
