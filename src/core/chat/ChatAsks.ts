@@ -54,9 +54,8 @@ export class ChatAsks implements IServerAskPrompter {
   }
 
   showSamplingOutcome(ask: SamplingAsk, outcome: SamplingOutcome): void {
-    const card = this._cards.get(ask.id);
-    // Allowed by a rule or for the session: the card appears now, with the answer.
-    const base = card?.view.kind === 'sampling' ? card.view : samplingView(ask, 'running');
+    // The asked card, answered; or, allowed by a rule or for the session, one that appears now with the answer.
+    const base = samplingView(ask, 'running');
     const view = outcome.ok
       ? { ...base, state: 'done' as const, result: outcome.text + (outcome.toolCalls.length ? `\n\n(asks for tools: ${outcome.toolCalls.join(', ')})` : ''), model: outcome.model }
       : { ...base, state: 'error' as const, result: outcome.error };
