@@ -49,13 +49,13 @@ export class ChatAsks implements IServerAskPrompter {
   }
 
   askSampling(ask: SamplingAsk, signal: AbortSignal): Promise<SamplingChoice> {
-    const view = samplingView(ask, 'waiting');
+    const view = { ...samplingView(ask), state: 'waiting' as const };
     return this._wait<SamplingChoice>(ask.id, signal, 'deny', (resolve) => ({ view, resolve }));
   }
 
   showSamplingOutcome(ask: SamplingAsk, outcome: SamplingOutcome): void {
     // The asked card, answered; or, allowed by a rule or for the session, one that appears now with the answer.
-    const base = samplingView(ask, 'running');
+    const base = samplingView(ask);
     const view = outcome.ok
       ? { ...base, state: 'done' as const, result: outcome.text + (outcome.toolCalls.length ? `\n\n(asks for tools: ${outcome.toolCalls.join(', ')})` : ''), model: outcome.model }
       : { ...base, state: 'error' as const, result: outcome.error };
@@ -157,8 +157,8 @@ export class ChatAsks implements IServerAskPrompter {
   }
 }
 
-/** A sampling request's card: the same whether it waits for the person or was allowed without asking. */
-function samplingView(ask: SamplingAsk, state: 'waiting' | 'running'): Extract<ChatAsk, { kind: 'sampling' }> {
+/** What a sampling request's card shows of it, but its state: the same whether the person is asked or not. */
+function samplingView(ask: SamplingAsk): Omit<Extract<ChatAsk, { kind: 'sampling' }>, 'state'> {
   return {
     kind: 'sampling',
     id: ask.id,
@@ -168,7 +168,6 @@ function samplingView(ask: SamplingAsk, state: 'waiting' | 'running'): Extract<C
     maxTokens: ask.maxTokens,
     ...(ask.modelPreferences !== undefined ? { modelPreferences: ask.modelPreferences } : {}),
     tools: ask.tools,
-    state,
   };
 }
 
