@@ -36,7 +36,7 @@ const IN_FLIGHT = 16;
  * `sessionRatio`: the pipeline (look-up, validation, decision, audit, formatting, scan) costs at
  * most 5%, against a bare 2.x client that sends the same request (the server in its own session,
  * a progress token on every call). The plain bare 2.x client is shown beside it: the gap between
- * the two is what the progress token costs (mostly the server's), not the pipeline.
+ * the two is what the progress token costs, not the pipeline.
  */
 const TARGETS = { echoRatio: 0.9, sessionRatio: 0.95, parallelStartMs: 2000 };
 /** `--only=stdio`: just the stdio echo comparison (its rows and JSON), for a quick look at the pipeline's cost. */

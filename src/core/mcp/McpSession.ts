@@ -20,6 +20,7 @@ import type { McpTransportKind } from '../config/types';
 import { Emitter, type Event } from '../base/event';
 import type { McpLogEntry } from './McpServerSnapshot';
 import { McpCallError } from './McpCallError';
+import { CALL_TOOL_RESULT_SCHEMA } from './callToolResultSchema';
 import { StdioTracingTransport, TracingTransport } from './TracingTransport';
 import { McpLists, type McpListKind } from './McpLists';
 import { describeError } from '../base/errors';
@@ -236,7 +237,7 @@ export class McpSession {
     if (this._client.getProtocolEra() === 'modern') return this._checked(name, await this._client.callTool(params, requestOptions));
     // A 2025-11-25 server runs a tool that allows tasks as one when asked to (`task`); the server alone decides on 2026-07-28.
     const asTask = McpTaskClient.serverSupports(this.capabilities, false) && McpTaskClient.allowsTask(this._lists.tools.find((t) => t.name === name));
-    return this._checked(name, await this._client.request({ method: 'tools/call', params: asTask ? { ...params, task: {} } : params }, requestOptions));
+    return this._checked(name, await this._client.request({ method: 'tools/call', params: asTask ? { ...params, task: {} } : params }, CALL_TOOL_RESULT_SCHEMA, requestOptions));
   }
 
   private _checked(name: string, result: CallToolResult): CallToolResult {
