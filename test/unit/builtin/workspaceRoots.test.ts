@@ -33,8 +33,8 @@ describe('WorkspaceRoots.resolveExisting', () => {
 
   it('says no folder is open when there are no roots', async () => {
     const roots = new WorkspaceRoots([]);
-    for (const pending of [roots.resolveExisting('a.txt'), roots.resolveForWrite('a.txt')]) {
-      const err = await refusal(pending);
+    for (const resolve of [() => roots.resolveExisting('a.txt'), () => roots.resolveForWrite('a.txt')]) {
+      const err = await refusal(resolve());
       expect(err).toMatchObject({ name: 'WorkspacePathError', code: 'no_roots', message: 'no workspace folder is open' });
     }
   });
@@ -72,8 +72,9 @@ describe('WorkspaceRoots.resolveExisting', () => {
   it('passes on an error other than a missing file, such as a symlink loop', async () => {
     const ws = tempWorkspace();
     fs.symlinkSync('loop', ws.at('loop'));
-    for (const pending of [ws.roots.resolveExisting('loop'), ws.roots.resolveForWrite('loop'), ws.roots.resolveForWrite('loop/x.txt')]) {
-      const err = await pending.then(() => undefined, (e: unknown) => e);
+    // Each asked only when the one before has been answered: a rejection nobody waits on yet is an unhandled one.
+    for (const resolve of [() => ws.roots.resolveExisting('loop'), () => ws.roots.resolveForWrite('loop'), () => ws.roots.resolveForWrite('loop/x.txt')]) {
+      const err = await resolve().then(() => undefined, (e: unknown) => e);
       expect(err).not.toBeInstanceOf(WorkspacePathError);
       expect(err).toMatchObject({ code: 'ELOOP' });
     }
